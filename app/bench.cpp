@@ -1,0 +1,138 @@
+#include "app/bench.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+#include "app/percentile.h"
+#include "sim/error.h"
+#include "sim/presets.h"
+#include "sim/scene.h"
+
+namespace plab::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string fmt(const char* format, double a, double b = 0, double c = 0) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, format, a, b, c);
+    return buf;
+}
+
+void print_stage(std::ostream& out, const char* name, const std::vector<double>& ms) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-16s %10.4f %10.4f %10.4f\n", name, median(ms),
+                  percentile(ms, 0.1), percentile(ms, 0.9));
+    out << line;
+}
+
+// Runs `steps` steps, then waits and returns their device timings.
+std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p, int steps,
+                                         std::ostream* progress, const char* label) {
+    auto last_report = Clock::now();
+    bool reported = false;
+    for (int i = 0; i < steps; ++i) {
+        s.step(p);
+        if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
+            *progress << "\r  " << label << " step " << i + 1 << "/" << steps << std::flush;
+            last_report = Clock::now();
+            reported = true;
+        }
+    }
+    s.synchronize();
+    if (reported) *progress << "\r" << std::string(48, ' ') << "\r" << std::flush;
+    return s.take_timings();
+}
+
+std::vector<double> column(const std::vector<sim::StageTimings>& t,
+                           double sim::StageTimings::*field) {
+    std::vector<double> v;
+    v.reserve(t.size());
+    for (const auto& s : t) v.push_back(s.*field);
+    return v;
+}
+
+}  // namespace
+
+void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    PLAB_REQUIRE(c.model == "dem", "unknown model '" + c.model + "'; available: dem");
+    PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
+    PLAB_REQUIRE(c.steps >= 1, "--steps must be at least 1");
+    PLAB_REQUIRE(c.warmup >= 0, "--warmup must not be negative");
+
+    const sim::Preset preset = sim::parse_preset(c.preset);
+    sim::Params params = sim::preset_params(preset);
+    for (const auto& a : c.assignments) sim::apply_assignment(params, a);
+    // A benchmark step is one dt: per-frame substeps would only multiply every number.
+    params.substeps = 1;
+    sim::validate(params);
+
+    std::string fallback;
+    sim::SimulatorOptions options;
+    options.block_size = c.block_size;
+    options.use_graph = c.graph;
+    auto simulator = sim::make_simulator(c.backend, &fallback, options);
+    const bool cuda = simulator->backend() == sim::Backend::Cuda;
+
+    const sim::Scene scene = sim::preset_scene(preset, c.particles, params);
+    const sim::InitialState initial = sim::build_initial_state(scene, params, c.particles);
+    simulator->reset(initial, params);
+
+    const sim::Vec3 lo = initial.domain.min, hi = initial.domain.max;
+    out << "Particle Lab bench\n";
+    out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
+        << simulator->device_name() << "\n";
+    if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
+    out << "  model        " << c.model << ", preset " << c.preset << "\n";
+    out << "  particles    " << c.particles << "\n";
+    out << "  domain       " << fmt("[%g, %g] x ", lo.x, hi.x) << fmt("[%g, %g] x ", lo.y, hi.y)
+        << fmt("[%g, %g] m", lo.z, hi.z) << ", grid " << initial.grid.dim_x << "x"
+        << initial.grid.dim_y << "x" << initial.grid.dim_z << " = "
+        << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
+    out << "  steps        " << c.steps << " measured after " << c.warmup
+        << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
+    if (cuda)
+        out << "  launch       " << (c.graph ? "CUDA graph per step" : "plain launches")
+            << ", block " << c.block_size << "\n";
+
+    run_steps(*simulator, params, c.warmup, progress, "warm-up");
+    const auto t0 = Clock::now();
+    const auto measured = run_steps(*simulator, params, c.steps, progress, "measure");
+    const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+
+    // A graph step has only its total; take the stage split from plain launches.
+    std::vector<sim::StageTimings> staged = measured;
+    if (cuda && c.graph) {
+        options.use_graph = false;
+        simulator->set_options(options);
+        staged = run_steps(*simulator, params, c.steps, progress, "stages");
+    }
+
+    const char* clock = cuda ? "CUDA events" : "steady clock";
+    out << "\nstage (" << clock << (cuda && c.graph ? ", plain launches" : "")
+        << ")   median ms    p10 ms    p90 ms\n";
+    print_stage(out, "grid build", column(staged, &sim::StageTimings::grid_ms));
+    print_stage(out, "sort/reorder", column(staged, &sim::StageTimings::reorder_ms));
+    print_stage(out, "forces", column(staged, &sim::StageTimings::forces_ms));
+    print_stage(out, "integrate", column(staged, &sim::StageTimings::integrate_ms));
+    print_stage(out, "step (stages)", column(staged, &sim::StageTimings::total_ms));
+    if (cuda && c.graph) {
+        out << "\nstep as CUDA graph (CUDA events)\n";
+        print_stage(out, "step (graph)", column(measured, &sim::StageTimings::total_ms));
+    }
+
+    const double step_ms = median(column(measured, &sim::StageTimings::total_ms));
+    const double per_s = 1000.0 * c.steps / wall_ms;
+    out << "\n";
+    out << fmt("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
+    out << fmt("  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured steps)\n",
+               per_s, per_s * static_cast<double>(c.particles));
+
+    const sim::SimStats st = simulator->stats(params);
+    out << fmt("  final state   max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
+               st.kinetic_energy)
+        << st.non_finite << " non-finite particles\n";
+}
+
+}  // namespace plab::app

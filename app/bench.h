@@ -1,0 +1,29 @@
+#pragma once
+// `particle-lab bench`: a headless run of the simulation that prints the configuration, the
+// device and per-stage device timings (medians over the measured steps).
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+struct BenchConfig {
+    sim::Backend backend = sim::Backend::Auto;
+    std::string model = "dem";
+    std::string preset = "classic";
+    std::size_t particles = 65536;
+    int steps = 200;
+    int warmup = 20;
+    bool graph = false;
+    int block_size = 256;
+    std::vector<std::string> assignments;  // --set name=value
+};
+
+// Runs the benchmark and prints to `out` (progress goes to `progress` when not null).
+// Throws plab::Error on bad configuration.
+void run_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
+
+}  // namespace plab::app

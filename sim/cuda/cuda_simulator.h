@@ -1,0 +1,38 @@
+#pragma once
+// The CUDA backend. Host-only header: the kernels and device buffers live in the .cu file, so
+// including this needs no CUDA compiler.
+#include <memory>
+
+#include "sim/simulator.h"
+
+namespace plab::sim::cuda {
+
+class CudaSimulator final : public Simulator {
+public:
+    explicit CudaSimulator(const SimulatorOptions& options = {});
+    ~CudaSimulator() override;
+
+    Backend backend() const override { return Backend::Cuda; }
+    std::string device_name() const override;
+    void reset(const InitialState& initial, const Params& params) override;
+    void step(const Params& params) override;
+    void synchronize() override;
+    std::vector<StageTimings> take_timings() override;
+    std::size_t particle_count() const override;
+    SimStats stats(const Params& params) override;
+    Snapshot download() override;
+    GridSnapshot build_grid() override;
+    void set_options(const SimulatorOptions& options) override;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// Device memory a run of `particles` in a grid of `cells` cells needs, in bytes.
+std::size_t device_bytes_needed(std::size_t particles, std::size_t cells);
+
+// Empty when device 0 can run this build's kernels; otherwise why not.
+std::string device_unusable_reason();
+
+}  // namespace plab::sim::cuda

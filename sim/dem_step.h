@@ -1,0 +1,105 @@
+#pragma once
+// The per-particle bodies of one DEM step, written once for both backends. The CPU backend
+// calls them from OpenMP loops, the CUDA backend from one thread per particle.
+//
+// One step, with A = the current arrays and S = their cell-ordered copies:
+//   hash     cell[i] = cell of A.pos[i]; slot[i] = its rank inside the cell (atomics on GPU)
+//   scan     cell_start = exclusive sum of the per-cell counts (num_cells + 1 entries)
+//   scatter  S[cell_start[cell[i]] + slot[i]] = A[i]           (counting sort + reorder)
+//   forces   A.vel[i] = velocity after contact forces and gravity, read from S
+//   drift    A.pos[i], A.vel[i], A.id[i] = drifted S.pos[i] with walls; S.id[i]
+// so A holds the state again, in cell order, and every buffer keeps its role from step to
+// step (which is what lets a CUDA graph replay the step).
+#include <cstdint>
+
+#include "sim/dem_contact.h"
+#include "sim/grid.h"
+#include "sim/hd.h"
+#include "sim/params.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+// Raw views of one backend's buffers; owners live in the simulators.
+struct StepBuffers {
+    Float4* pos = nullptr;         // A: state, xyz in m
+    Float4* vel = nullptr;         // A: state, xyz in m/s
+    uint32_t* id = nullptr;        // A: particle id, fixed for the particle's life
+    Float4* sorted_pos = nullptr;  // S
+    Float4* sorted_vel = nullptr;  // S
+    uint32_t* sorted_id = nullptr; // S
+    uint32_t* cell = nullptr;      // per particle in A order
+    uint32_t* slot = nullptr;      // per particle: rank inside its cell
+    uint32_t* cell_count = nullptr;  // num_cells + 1, the last entry stays 0
+    uint32_t* cell_start = nullptr;  // num_cells + 1, cell c holds [start[c], start[c+1])
+    uint32_t count = 0;
+};
+
+PLAB_HD inline Float4 load(const Float4* p) {
+#if defined(__CUDA_ARCH__)
+    const float4 v = __ldg(reinterpret_cast<const float4*>(p));
+    return {v.x, v.y, v.z, v.w};
+#else
+    return *p;
+#endif
+}
+
+PLAB_HD inline uint32_t load(const uint32_t* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
+    const uint32_t dst = b.cell_start[b.cell[i]] + b.slot[i];
+    b.sorted_pos[dst] = load(b.pos + i);
+    b.sorted_vel[dst] = load(b.vel + i);
+    b.sorted_id[dst] = b.id[i];
+}
+
+// Sum of contact forces on sorted particle i from the 27 surrounding cells. Along x, the
+// three cells of a row are adjacent in memory, so each row is one contiguous range.
+PLAB_HD inline Vec3 dem_contact_sum(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                    const StepBuffers& b, const GridSpec& g, const Params& p) {
+    const CellCoord c = cell_of(pos, g);
+    const int x0 = c.x > 0 ? c.x - 1 : 0;
+    const int x1 = c.x < g.dim_x - 1 ? c.x + 1 : g.dim_x - 1;
+    Vec3 force{};
+    for (int z = c.z - 1; z <= c.z + 1; ++z) {
+        if (z < 0 || z >= g.dim_z) continue;
+        for (int y = c.y - 1; y <= c.y + 1; ++y) {
+            if (y < 0 || y >= g.dim_y) continue;
+            const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
+            const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
+            for (uint32_t j = begin; j < end; ++j) {
+                if (j == i) continue;
+                force += contact_force(pos, vel, id, p.radius, xyz(load(b.sorted_pos + j)),
+                                       xyz(load(b.sorted_vel + j)), load(b.sorted_id + j),
+                                       p.radius, p);
+            }
+        }
+    }
+    return force + collider_force(pos, vel, id, p);
+}
+
+PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
+                                       const Params& p) {
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Vec3 vel = xyz(load(b.sorted_vel + i));
+    const Vec3 force = dem_contact_sum(i, pos, vel, load(b.sorted_id + i), b, g, p);
+    b.vel[i] = to_float4(kick(vel, force, p));
+}
+
+PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const Params& p,
+                                       const Domain& d) {
+    Vec3 pos = xyz(load(b.sorted_pos + i));
+    Vec3 vel = xyz(b.vel[i]);
+    drift_and_walls(pos, vel, p, d);
+    b.pos[i] = to_float4(pos);
+    b.vel[i] = to_float4(vel);
+    b.id[i] = b.sorted_id[i];
+}
+
+}  // namespace plab::sim

@@ -1,0 +1,42 @@
+#include "sim/host_state.h"
+
+#include <cmath>
+
+#include "sim/error.h"
+
+namespace plab::sim {
+
+Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
+                     std::span<const uint32_t> id) {
+    Snapshot s;
+    s.pos.resize(pos.size());
+    s.vel.resize(vel.size());
+    for (std::size_t i = 0; i < id.size(); ++i) {
+        PLAB_REQUIRE(id[i] < pos.size(), "particle id out of range in download");
+        s.pos[id[i]] = pos[i];
+        s.vel[id[i]] = vel[i];
+    }
+    return s;
+}
+
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass) {
+    SimStats st;
+    st.count = pos.size();
+    double max_speed2 = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        const Float4 p = pos[i], v = vel[i];
+        const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) &&
+                            std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+        if (!finite) {
+            ++st.non_finite;
+            continue;
+        }
+        const double s2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
+        if (s2 > max_speed2) max_speed2 = s2;
+        st.kinetic_energy += 0.5 * mass * s2;
+    }
+    st.max_speed = static_cast<float>(std::sqrt(max_speed2));
+    return st;
+}
+
+}  // namespace plab::sim

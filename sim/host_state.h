@@ -1,0 +1,16 @@
+#pragma once
+// Helpers on host copies of the state that both backends use for downloads and stats.
+#include <cstdint>
+#include <span>
+
+#include "sim/simulator.h"
+
+namespace plab::sim {
+
+// Puts cell-ordered arrays back into id order.
+Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
+                     std::span<const uint32_t> id);
+
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass);
+
+}  // namespace plab::sim

@@ -1,0 +1,134 @@
+#include "sim/params.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/error.h"
+
+namespace plab::sim {
+namespace {
+
+// Ranges are wide enough for both presets (classic sample units and SI granular) and narrow
+// enough that every value inside them keeps the step finite.
+const ParamInfo kTable[] = {
+    {"dt", "s", "Time step. Larger is faster but a stiff spring needs a small step to stay stable.",
+     1e-7, 10, false, &Params::dt},
+    {"substeps", "", "Simulation steps per frame.", 1, 1000, false, &Params::substeps},
+    {"radius", "m", "Particle radius; the grid cell is one diameter, so it applies on Reset.",
+     1e-5, 1, true, &Params::radius},
+    {"mass", "kg", "Mass of one particle.", 1e-9, 1e6, false, &Params::mass},
+    {"spring", "N/m", "Normal contact stiffness: how hard particles push apart when they overlap.",
+     0, 1e8, false, &Params::spring},
+    {"damping", "N·s/m", "Dashpot on the relative velocity of two touching particles.", 0, 1e6,
+     false, &Params::damping},
+    {"shear", "N·s/m", "Tangential friction-like coefficient on the sliding velocity.", 0, 1e6,
+     false, &Params::shear},
+    {"attraction", "N/m", "Cohesion: pull towards a touching neighbour.", 0, 1e8, false,
+     &Params::attraction},
+    {"gravity_x", "m/s²", "Gravity, x component.", -1000, 1000, false, &Params::gravity_x},
+    {"gravity_y", "m/s²", "Gravity, y component (up is +y).", -1000, 1000, false,
+     &Params::gravity_y},
+    {"gravity_z", "m/s²", "Gravity, z component.", -1000, 1000, false, &Params::gravity_z},
+    {"global_damping", "", "Velocity factor applied every step (1 = no damping).", 0, 1, false,
+     &Params::global_damping},
+    {"boundary_damping", "", "Wall-normal velocity factor on hitting a wall (-1 = elastic).", -1,
+     0, false, &Params::boundary_damping},
+    {"collider_radius", "m", "Radius of the movable sphere (0 = none).", 0, 100, false,
+     &Params::collider_radius},
+    {"collider_x", "m", "Collider centre, x.", -1e4, 1e4, false, &Params::collider_x},
+    {"collider_y", "m", "Collider centre, y.", -1e4, 1e4, false, &Params::collider_y},
+    {"collider_z", "m", "Collider centre, z.", -1e4, 1e4, false, &Params::collider_z},
+};
+
+std::string format_value(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+std::string range_text(const ParamInfo& info) {
+    std::string s = "[" + format_value(info.min) + ", " + format_value(info.max) + "]";
+    if (!info.unit.empty()) s += " " + std::string(info.unit);
+    return s;
+}
+
+}  // namespace
+
+double ParamInfo::get(const Params& p) const {
+    return std::visit([&](auto member) { return static_cast<double>(p.*member); }, field);
+}
+
+void ParamInfo::set(Params& p, double value) const {
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_reference_t<decltype(p.*member)>;
+            p.*member = static_cast<T>(value);
+        },
+        field);
+}
+
+ParamKind ParamInfo::kind() const {
+    return std::holds_alternative<int Params::*>(field) ? ParamKind::Int : ParamKind::Float;
+}
+
+std::span<const ParamInfo> param_table() { return kTable; }
+
+const ParamInfo* find_param(std::string_view name) {
+    for (const ParamInfo& info : kTable)
+        if (info.name == name) return &info;
+    return nullptr;
+}
+
+std::vector<std::string> param_errors(const Params& p) {
+    std::vector<std::string> errors;
+    for (const ParamInfo& info : kTable) {
+        const double v = info.get(p);
+        // Written so that NaN fails too.
+        if (!(v >= info.min && v <= info.max))
+            errors.push_back(std::string(info.name) + " = " + format_value(v) +
+                             " is outside the allowed range " + range_text(info));
+    }
+    return errors;
+}
+
+void validate(const Params& p) {
+    const auto errors = param_errors(p);
+    if (errors.empty()) return;
+    std::string msg = "invalid parameters:";
+    for (const auto& e : errors) msg += "\n  " + e;
+    throw Error(msg);
+}
+
+void set_param(Params& p, std::string_view name, std::string_view text) {
+    const ParamInfo* info = find_param(name);
+    if (!info) {
+        std::string msg = "unknown parameter '" + std::string(name) + "'; known:";
+        for (const ParamInfo& i : kTable) msg += " " + std::string(i.name);
+        throw Error(msg);
+    }
+    double value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto [end, ec] = std::from_chars(first, last, value);
+    if (ec != std::errc() || end != last || text.empty())
+        throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
+                    "' is not a number");
+    if (info->kind() == ParamKind::Int && value != std::floor(value))
+        throw Error("parameter " + std::string(name) + " takes a whole number, not " +
+                    std::string(text));
+    if (!(value >= info->min && value <= info->max))
+        throw Error("parameter " + std::string(name) + " = " + std::string(text) +
+                    " is outside the allowed range " + range_text(*info));
+    info->set(p, value);
+}
+
+void apply_assignment(Params& p, std::string_view assignment) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        throw Error("expected name=value, got '" + std::string(assignment) + "'");
+    set_param(p, assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+}  // namespace plab::sim

@@ -1,0 +1,31 @@
+#pragma once
+// Parameter presets and the scenes that go with them.
+//
+// classic  — the parameters and units of NVIDIA's CUDA "particles" sample: radius 1/64 in a
+//            [-1,1]³ box, dt 0.5, starting from a jittered cubic lattice in a corner. The sample
+//            adds the contact force to the velocity once per step (Δv = F); we integrate
+//            Δv = F·dt/m, so the preset sets m = dt = 0.5 to move identically. When N is more
+//            than the box holds (64³ = 262,144) the box and grid grow until the initial cube
+//            fits, every other parameter unchanged.
+// granular — SI units: 5 mm glass beads (2500 kg/m³), k = 5000 N/m, restitution 0.5, falling
+//            under 9.81 m/s² into a box; dt = t_c/20 (dem_theory.h: stable_dt).
+#include <cstddef>
+#include <string_view>
+
+#include "sim/params.h"
+#include "sim/scene.h"
+
+namespace plab::sim {
+
+enum class Preset { Classic, Granular };
+
+// Throws plab::Error naming the known presets.
+Preset parse_preset(std::string_view name);
+std::string_view preset_name(Preset preset);
+
+Params preset_params(Preset preset);
+
+// The preset's scene sized for `count` particles.
+Scene preset_scene(Preset preset, std::size_t count, const Params& params);
+
+}  // namespace plab::sim

@@ -1,0 +1,99 @@
+#pragma once
+// The simulator interface both backends implement. A simulator owns the particle state;
+// parameters come in by value with every step, so the UI edits its own copy and hands it
+// over at one point per frame.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/scene.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+enum class Backend { Auto, Cpu, Cuda };
+
+// Throws plab::Error naming the allowed values.
+Backend parse_backend(std::string_view name);
+std::string_view backend_name(Backend b);
+
+// Milliseconds one simulation step spent in each stage, measured on the device that ran it
+// (CUDA events on the GPU, a steady clock around synchronous loops on the CPU). A step that
+// ran as one CUDA graph has only its total.
+struct StageTimings {
+    double grid_ms = 0;       // hash, per-cell counts, exclusive scan
+    double reorder_ms = 0;    // scatter into cell order (counting sort + reorder)
+    double forces_ms = 0;     // 27-cell contact sums and the velocity kick
+    double integrate_ms = 0;  // drift, walls
+    double total_ms = 0;      // the whole step, first stage start to last stage end
+    bool has_stages = true;
+};
+
+struct SimStats {
+    std::size_t count = 0;
+    float max_speed = 0;          // m/s over finite velocities
+    double kinetic_energy = 0;    // J, ½ m v² summed over finite velocities
+    std::size_t non_finite = 0;   // particles with a NaN/inf position or velocity
+};
+
+// Particle state in id order (for tests and export).
+struct Snapshot {
+    std::vector<Float4> pos, vel;
+};
+
+// The result of one grid build (for tests): ids in cell order, each particle's cell in that
+// order, and the per-cell start offsets (num_cells + 1 entries).
+struct GridSnapshot {
+    std::vector<uint32_t> sorted_id;
+    std::vector<uint32_t> sorted_cell;
+    std::vector<uint32_t> cell_start;
+};
+
+struct SimulatorOptions {
+    int block_size = 256;     // CUDA threads per block
+    bool use_graph = false;   // replay each step as a captured CUDA graph
+};
+
+class Simulator {
+public:
+    virtual ~Simulator() = default;
+
+    virtual Backend backend() const = 0;
+    // e.g. "NVIDIA H200 (sm_90, 132 SMs, driver 13.0)" or the CPU model and thread count.
+    virtual std::string device_name() const = 0;
+
+    // Replaces the state. `params.radius` fixes the grid until the next reset.
+    virtual void reset(const InitialState& initial, const Params& params) = 0;
+    // Advances params.substeps steps. Throws plab::Error on invalid parameters, leaving the
+    // state unchanged. May return before the device finishes.
+    virtual void step(const Params& params) = 0;
+    virtual void synchronize() = 0;
+
+    // Timings of the steps completed since the last call, oldest first. Never waits for the
+    // device; call synchronize() first to collect every step.
+    virtual std::vector<StageTimings> take_timings() = 0;
+
+    virtual std::size_t particle_count() const = 0;
+    virtual SimStats stats(const Params& params) = 0;
+    virtual Snapshot download() = 0;
+
+    // Runs only the grid build and reorder on the current state and returns the result.
+    virtual GridSnapshot build_grid() = 0;
+
+    virtual void set_options(const SimulatorOptions& options) = 0;
+};
+
+// The simulator for `wanted`. With Backend::Auto it is CUDA when a device is usable and the
+// CPU otherwise; `fallback_reason` (when given) then says why CUDA was not taken. Asking for
+// Backend::Cuda where none is usable throws plab::Error with that reason.
+std::unique_ptr<Simulator> make_simulator(Backend wanted, std::string* fallback_reason = nullptr,
+                                          const SimulatorOptions& options = {});
+
+// Empty when a CUDA device is usable, otherwise why not (no toolkit at build time, no driver,
+// no device).
+std::string cuda_unavailable_reason();
+
+}  // namespace plab::sim

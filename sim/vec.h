@@ -1,0 +1,34 @@
+#pragma once
+// Small vector types usable on the host and the device. Float4 is the storage format of
+// positions and velocities (16-byte aligned so the GPU loads it in one instruction); Vec3 is
+// what the formulas compute with.
+#include <cmath>
+
+#include "sim/hd.h"
+
+namespace plab::sim {
+
+struct alignas(16) Float4 {
+    float x = 0.f, y = 0.f, z = 0.f, w = 0.f;
+};
+
+struct Vec3 {
+    float x = 0.f, y = 0.f, z = 0.f;
+};
+
+PLAB_HD inline Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+PLAB_HD inline Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+PLAB_HD inline Vec3 operator-(Vec3 a) { return {-a.x, -a.y, -a.z}; }
+PLAB_HD inline Vec3 operator*(Vec3 a, float s) { return {a.x * s, a.y * s, a.z * s}; }
+PLAB_HD inline Vec3 operator*(float s, Vec3 a) { return a * s; }
+PLAB_HD inline Vec3& operator+=(Vec3& a, Vec3 b) {
+    a = a + b;
+    return a;
+}
+PLAB_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+PLAB_HD inline float length_squared(Vec3 a) { return dot(a, a); }
+
+PLAB_HD inline Vec3 xyz(const Float4& f) { return {f.x, f.y, f.z}; }
+PLAB_HD inline Float4 to_float4(Vec3 v, float w = 0.f) { return {v.x, v.y, v.z, w}; }
+
+}  // namespace plab::sim
