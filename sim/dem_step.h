@@ -59,28 +59,35 @@ PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
     b.sorted_id[dst] = b.id[i];
 }
 
-// Sum of contact forces on sorted particle i from the 27 surrounding cells. Along x, the
-// three cells of a row are adjacent in memory, so each row is one contiguous range.
-PLAB_HD inline Vec3 dem_contact_sum(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                    const StepBuffers& b, const GridSpec& g, const Params& p) {
+// Calls visit(j) for every sorted particle j in the 27 cells around `pos` (i itself
+// included). Along x the three cells of a row are adjacent in memory, so each row is one
+// contiguous range of sorted particles.
+template <typename Visit>
+PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const GridSpec& g,
+                                       Visit&& visit) {
     const CellCoord c = cell_of(pos, g);
     const int x0 = c.x > 0 ? c.x - 1 : 0;
     const int x1 = c.x < g.dim_x - 1 ? c.x + 1 : g.dim_x - 1;
-    Vec3 force{};
     for (int z = c.z - 1; z <= c.z + 1; ++z) {
         if (z < 0 || z >= g.dim_z) continue;
         for (int y = c.y - 1; y <= c.y + 1; ++y) {
             if (y < 0 || y >= g.dim_y) continue;
             const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
             const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
-            for (uint32_t j = begin; j < end; ++j) {
-                if (j == i) continue;
-                force += contact_force(pos, vel, id, p.radius, xyz(load(b.sorted_pos + j)),
-                                       xyz(load(b.sorted_vel + j)), load(b.sorted_id + j),
-                                       p.radius, p);
-            }
+            for (uint32_t j = begin; j < end; ++j) visit(j);
         }
     }
+}
+
+// Sum of contact forces (N) on sorted particle i, plus the collider's.
+PLAB_HD inline Vec3 dem_contact_sum(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                    const StepBuffers& b, const GridSpec& g, const Params& p) {
+    Vec3 force{};
+    for_each_candidate(pos, b, g, [&](uint32_t j) {
+        if (j == i) return;
+        force += contact_force(pos, vel, id, p.radius, xyz(load(b.sorted_pos + j)),
+                               xyz(load(b.sorted_vel + j)), load(b.sorted_id + j), p.radius, p);
+    });
     return force + collider_force(pos, vel, id, p);
 }
 

@@ -1,0 +1,112 @@
+// The parameter table: presets are valid, bad values give errors that name the parameter.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "sim/error.h"
+#include "sim/params.h"
+#include "sim/presets.h"
+
+namespace plab::sim {
+namespace {
+
+std::string error_of(auto&& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Params, PresetsAreValid) {
+    EXPECT_TRUE(param_errors(preset_params(Preset::Classic)).empty());
+    EXPECT_TRUE(param_errors(preset_params(Preset::Granular)).empty());
+}
+
+TEST(Params, TableNamesAreUniqueAndDefaultsInsideTheirRanges) {
+    std::set<std::string_view> names;
+    const Params defaults;
+    for (const ParamInfo& info : param_table()) {
+        EXPECT_TRUE(names.insert(info.name).second) << info.name;
+        EXPECT_FALSE(info.help.empty()) << info.name;
+        EXPECT_LE(info.min, info.get(defaults)) << info.name;
+        EXPECT_GE(info.max, info.get(defaults)) << info.name;
+        EXPECT_EQ(find_param(info.name), &info);
+    }
+    EXPECT_EQ(find_param("no_such_thing"), nullptr);
+}
+
+TEST(Params, ClassicMatchesTheCudaParticlesSample) {
+    const Params p = preset_params(Preset::Classic);
+    EXPECT_FLOAT_EQ(p.radius, 1.f / 64.f);
+    EXPECT_FLOAT_EQ(p.spring, 0.5f);
+    EXPECT_FLOAT_EQ(p.damping, 0.02f);
+    EXPECT_FLOAT_EQ(p.shear, 0.1f);
+    EXPECT_FLOAT_EQ(p.attraction, 0.f);
+    EXPECT_FLOAT_EQ(p.gravity_y, -0.0003f);
+    EXPECT_FLOAT_EQ(p.global_damping, 1.f);
+    EXPECT_FLOAT_EQ(p.boundary_damping, -0.5f);
+    EXPECT_FLOAT_EQ(p.dt, 0.5f);
+    EXPECT_FLOAT_EQ(p.collider_radius, 0.2f);
+    EXPECT_FLOAT_EQ(p.mass, p.dt);  // Δv = F·dt/m = F, as the sample integrates
+}
+
+TEST(Params, NegativeOrNanDtIsRejectedByName) {
+    Params p;
+    p.dt = -0.1f;
+    EXPECT_NE(error_of([&] { validate(p); }).find("dt = -0.1"), std::string::npos);
+    p.dt = std::nanf("");
+    EXPECT_NE(error_of([&] { validate(p); }).find("dt = nan"), std::string::npos);
+}
+
+TEST(Params, ZeroRadiusIsRejected) {
+    Params p;
+    p.radius = 0.f;
+    const std::string msg = error_of([&] { validate(p); });
+    EXPECT_NE(msg.find("radius = 0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("allowed range"), std::string::npos) << msg;
+}
+
+TEST(Params, EveryBrokenRuleIsListed) {
+    Params p;
+    p.dt = 0.f;
+    p.spring = -1.f;
+    EXPECT_EQ(param_errors(p).size(), 2u);
+}
+
+TEST(Params, SetParamParsesAndChecks) {
+    Params p;
+    set_param(p, "spring", "0.25");
+    EXPECT_FLOAT_EQ(p.spring, 0.25f);
+    apply_assignment(p, "substeps=4");
+    EXPECT_EQ(p.substeps, 4);
+
+    const Params before = p;
+    EXPECT_NE(error_of([&] { set_param(p, "sprng", "1"); }).find("unknown parameter 'sprng'"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { set_param(p, "spring", "abc"); }).find("not a number"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { set_param(p, "spring", "1e99"); }).find("allowed range"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { set_param(p, "substeps", "2.5"); }).find("whole number"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { set_param(p, "dt", "nan"); }).find("allowed range"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { apply_assignment(p, "spring"); }).find("name=value"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { apply_assignment(p, "=3"); }).find("name=value"), std::string::npos);
+    EXPECT_TRUE(p == before) << "a rejected value must leave the parameters unchanged";
+}
+
+TEST(Params, UnknownPresetNamesTheKnownOnes) {
+    const std::string msg = error_of([] { parse_preset("sand"); });
+    EXPECT_NE(msg.find("unknown preset 'sand'"), std::string::npos);
+    EXPECT_NE(msg.find("classic"), std::string::npos);
+    EXPECT_EQ(parse_preset("granular"), Preset::Granular);
+}
+
+}  // namespace
+}  // namespace plab::sim
