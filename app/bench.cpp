@@ -6,6 +6,9 @@
 
 #include "app/percentile.h"
 #include "sim/error.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
 #include "sim/presets.h"
 #include "sim/scene.h"
 
@@ -92,9 +95,15 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
     out << "  steps        " << c.steps << " measured after " << c.warmup
         << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
-    if (cuda)
+    if (cuda) {
+#if PLAB_HAS_CUDA
+        out << fmt("  GPU memory   %.1f MiB for the state and grid\n",
+                   sim::cuda::device_bytes_needed(c.particles, initial.grid.num_cells()) /
+                       1048576.0);
+#endif
         out << "  launch       " << (c.graph ? "CUDA graph per step" : "plain launches")
             << ", block " << c.block_size << "\n";
+    }
 
     run_steps(*simulator, params, c.warmup, progress, "warm-up");
     const auto t0 = Clock::now();

@@ -37,18 +37,23 @@ std::size_t device_bytes_needed(std::size_t particles, std::size_t cells) {
     return particles * kBytesPerParticle + (cells + 1) * kBytesPerCell;
 }
 
-void require_free_device_memory(std::size_t bytes, const std::string& what) {
+void require_free_device_memory(std::size_t bytes, const std::string& what,
+                                std::size_t bytes_per_item) {
     if (bytes == 0) return;
     std::size_t free = 0, total = 0;
     PLAB_CUDA_CHECK(cudaMemGetInfo(&free, &total));
     // Leave a little headroom for the driver, graphs and the scan's scratch space.
     const std::size_t usable = free > (64u << 20) ? free - (64u << 20) : 0;
     if (bytes > usable) {
-        char msg[256];
+        char msg[320];
         std::snprintf(msg, sizeof msg,
                       "%s needs %.1f MiB more GPU memory, but only %.1f MiB of %.1f MiB is free",
                       what.c_str(), bytes / 1048576.0, free / 1048576.0, total / 1048576.0);
-        throw Error(msg);
+        std::string text = msg;
+        if (bytes_per_item > 0)
+            text += " (about " + std::to_string(usable / bytes_per_item) +
+                    " particles would fit)";
+        throw Error(text);
     }
 }
 
@@ -220,27 +225,9 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
                  "initial state has different numbers of positions and velocities");
     Impl& m = *impl_;
     const std::size_t n = initial.pos.size();
-    const std::size_t cells = initial.grid.num_cells() + 1;
-    const std::size_t temp = scan_temp_bytes(static_cast<uint32_t>(cells));
-
-    // Check the whole growth before touching anything, so a refused size leaves the current
-    // simulation running.
-    const std::size_t growth = m.pos.growth_bytes(n) + m.vel.growth_bytes(n) +
-                               m.sorted_pos.growth_bytes(n) + m.sorted_vel.growth_bytes(n) +
-                               m.id.growth_bytes(n) + m.sorted_id.growth_bytes(n) +
-                               m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
-                               m.cell_count.growth_bytes(cells) +
-                               m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp);
-    require_free_device_memory(growth, std::to_string(n) + " particles in " +
-                                           std::to_string(cells - 1) + " cells");
-    m.sync();
+    reserve(n, initial.grid.num_cells());
     m.graph.reset();
     m.ring.clear();
-    for (auto* buf : {&m.pos, &m.vel, &m.sorted_pos, &m.sorted_vel}) buf->resize(n);
-    for (auto* buf : {&m.id, &m.sorted_id, &m.cell, &m.slot}) buf->resize(n);
-    m.cell_count.resize(cells);
-    m.cell_start.resize(cells);
-    m.scan_temp.resize(temp);
 
     std::vector<uint32_t> ids(n);
     std::iota(ids.begin(), ids.end(), 0u);
@@ -272,6 +259,34 @@ std::vector<StageTimings> CudaSimulator::take_timings() {
     std::vector<StageTimings> out;
     impl_->ring.collect(out);
     return out;
+}
+
+void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
+    Impl& m = *impl_;
+    const std::size_t n = particles;
+    const std::size_t cells = grid_cells + 1;
+    PLAB_REQUIRE(n <= 0xfffffffeull && cells <= 0xffffffffull,
+                 "particle and cell counts must fit in 32 bits");
+    const std::size_t temp = scan_temp_bytes(static_cast<uint32_t>(cells));
+    // Check the whole growth before touching anything, so a refused size leaves the current
+    // simulation running.
+    const std::size_t growth = m.pos.growth_bytes(n) + m.vel.growth_bytes(n) +
+                               m.sorted_pos.growth_bytes(n) + m.sorted_vel.growth_bytes(n) +
+                               m.id.growth_bytes(n) + m.sorted_id.growth_bytes(n) +
+                               m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
+                               m.cell_count.growth_bytes(cells) +
+                               m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp);
+    require_free_device_memory(growth, std::to_string(n) + " particles in " +
+                                           std::to_string(grid_cells) + " cells",
+                               kBytesPerParticle);
+    if (growth == 0) return;
+    m.sync();
+    m.graph.reset();  // it captured the old buffers
+    for (auto* buf : {&m.pos, &m.vel, &m.sorted_pos, &m.sorted_vel}) buf->resize(n);
+    for (auto* buf : {&m.id, &m.sorted_id, &m.cell, &m.slot}) buf->resize(n);
+    m.cell_count.resize(cells);
+    m.cell_start.resize(cells);
+    m.scan_temp.resize(temp);
 }
 
 std::size_t CudaSimulator::particle_count() const { return impl_->count; }

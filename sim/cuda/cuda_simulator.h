@@ -24,6 +24,11 @@ public:
     GridSnapshot build_grid() override;
     void set_options(const SimulatorOptions& options) override;
 
+    // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
+    // free memory first: a request that does not fit throws plab::Error (with the largest
+    // particle count that would fit) and leaves the running simulation untouched.
+    void reserve(std::size_t particles, std::size_t cells);
+
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

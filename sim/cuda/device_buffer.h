@@ -76,7 +76,9 @@ private:
 };
 
 // Throws plab::Error when `bytes` more device memory would not fit in what is free now,
-// saying how much `what` needs and how much is free.
-void require_free_device_memory(std::size_t bytes, const std::string& what);
+// saying how much `what` needs, how much is free and, given the bytes one item takes, how
+// many items would fit.
+void require_free_device_memory(std::size_t bytes, const std::string& what,
+                                std::size_t bytes_per_item = 0);
 
 }  // namespace plab::sim::cuda

@@ -9,6 +9,9 @@
 
 #include "sim/error.h"
 #include "sim/cpu_simulator.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
 #include "sim/presets.h"
 #include "sim/simulator.h"
 #include "sim/test_helpers.h"
@@ -185,19 +188,17 @@ TEST_F(CudaVsCpu, TooLargeRequestIsRefusedAndTheRunContinues) {
     Params p = preset_params(Preset::Classic);
     const std::size_t n = 1000;
     gpu->reset(build_initial_state(preset_scene(Preset::Classic, n, p), p, n), p);
-    // A grid of 2^28 cells (2 GiB) fits; ask for it with a radius so small it needs far more
-    // particles' worth of memory than any GPU has by handing it a fake huge state.
-    InitialState huge;
-    huge.domain = {{-1, -1, -1}, {1, 1, 1}};
-    huge.grid = make_grid(huge.domain, 2.f * p.radius);
-    huge.pos.resize(std::size_t{1} << 31);  // 2^31 particles × 80 B = 160 GiB
-    huge.vel.resize(huge.pos.size());
+#if PLAB_HAS_CUDA
+    auto& device = dynamic_cast<cuda::CudaSimulator&>(*gpu);
     try {
-        gpu->reset(huge, p);
-        FAIL() << "a 160 GiB request should be refused";
+        device.reserve((std::size_t{1} << 32) - 2, 1000);  // 4G particles × 80 B = 320 GiB
+        FAIL() << "a 320 GiB request should be refused";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("MiB"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("particles would fit"), std::string::npos) << msg;
     }
+#endif
     EXPECT_EQ(gpu->particle_count(), n);
     gpu->step(p);
     EXPECT_EQ(gpu->stats(p).non_finite, 0u);
