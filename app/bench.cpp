@@ -75,6 +75,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     sim::SimulatorOptions options;
     options.block_size = c.block_size;
     options.use_graph = c.graph;
+    options.threads_per_particle = c.threads_per_particle;
     auto simulator = sim::make_simulator(c.backend, &fallback, options);
     const bool cuda = simulator->backend() == sim::Backend::Cuda;
 
@@ -102,7 +103,13 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                        1048576.0);
 #endif
         out << "  launch       " << (c.graph ? "CUDA graph per step" : "plain launches")
-            << ", block " << c.block_size << "\n";
+            << ", block " << c.block_size;
+#if PLAB_HAS_CUDA
+        const auto& device = dynamic_cast<const sim::cuda::CudaSimulator&>(*simulator);
+        out << ", force threads per particle " << device.force_threads_per_particle()
+            << (c.threads_per_particle == 0 ? " (automatic)" : "");
+#endif
+        out << "\n";
     }
 
     run_steps(*simulator, params, c.warmup, progress, "warm-up");

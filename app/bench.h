@@ -19,6 +19,7 @@ struct BenchConfig {
     int warmup = 20;
     bool graph = false;
     int block_size = 256;
+    int threads_per_particle = 0;  // 0 = automatic
     std::vector<std::string> assignments;  // --set name=value
 };
 

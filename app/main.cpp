@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
     bench_cmd->add_flag("--graph", bench.graph, "Replay each step as a captured CUDA graph");
     bench_cmd->add_option("--block", bench.block_size, "CUDA threads per block")
         ->capture_default_str();
+    bench_cmd->add_option("--threads-per-particle", bench.threads_per_particle,
+                          "CUDA force threads per particle: 1, 2, 4, 8 or 0 for automatic")
+        ->capture_default_str();
     bench_cmd->add_option("--set", bench.assignments, "Override a parameter: name=value");
 
     try {

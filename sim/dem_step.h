@@ -59,44 +59,61 @@ PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
     b.sorted_id[dst] = b.id[i];
 }
 
-// Calls visit(j) for every sorted particle j in the 27 cells around `pos` (i itself
-// included). Along x the three cells of a row are adjacent in memory, so each row is one
-// contiguous range of sorted particles.
+// The 27 cells around a particle as 9 rows of 3 (one per (dz, dy)). Along x the three cells
+// of a row are adjacent in memory, so each row is one contiguous range of sorted particles.
+inline constexpr int kNeighbourRows = 9;
+
+// Calls visit(j) for every sorted particle j in rows first_row, first_row + row_step, ... of
+// the 27 cells around `pos` (the particle itself included). The CUDA backend can split the
+// rows of one particle over several threads; a single caller takes all rows.
 template <typename Visit>
 PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const GridSpec& g,
-                                       Visit&& visit) {
+                                       Visit&& visit, int first_row = 0, int row_step = 1) {
     const CellCoord c = cell_of(pos, g);
     const int x0 = c.x > 0 ? c.x - 1 : 0;
     const int x1 = c.x < g.dim_x - 1 ? c.x + 1 : g.dim_x - 1;
-    for (int z = c.z - 1; z <= c.z + 1; ++z) {
-        if (z < 0 || z >= g.dim_z) continue;
-        for (int y = c.y - 1; y <= c.y + 1; ++y) {
-            if (y < 0 || y >= g.dim_y) continue;
-            const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
-            const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
-            for (uint32_t j = begin; j < end; ++j) visit(j);
-        }
+    for (int row = first_row; row < kNeighbourRows; row += row_step) {
+        const int z = c.z + row / 3 - 1;
+        const int y = c.y + row % 3 - 1;
+        if (z < 0 || z >= g.dim_z || y < 0 || y >= g.dim_y) continue;
+        const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
+        const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
+        for (uint32_t j = begin; j < end; ++j) visit(j);
     }
 }
 
-// Sum of contact forces (N) on sorted particle i, plus the collider's.
-PLAB_HD inline Vec3 dem_contact_sum(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                    const StepBuffers& b, const GridSpec& g, const Params& p) {
+// Sum of pair contact forces (N) on sorted particle i from the given neighbour rows. Most
+// candidates are out of reach, so a neighbour's velocity and id are loaded only on contact.
+PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                    const StepBuffers& b, const GridSpec& g, const Params& p,
+                                    int first_row = 0, int row_step = 1) {
+    const float reach2 = 4.f * p.radius * p.radius;
     Vec3 force{};
-    for_each_candidate(pos, b, g, [&](uint32_t j) {
-        if (j == i) return;
-        force += contact_force(pos, vel, id, p.radius, xyz(load(b.sorted_pos + j)),
-                               xyz(load(b.sorted_vel + j)), load(b.sorted_id + j), p.radius, p);
-    });
-    return force + collider_force(pos, vel, id, p);
+    for_each_candidate(
+        pos, b, g,
+        [&](uint32_t j) {
+            if (j == i) return;
+            const Vec3 other = xyz(load(b.sorted_pos + j));
+            if (length_squared(other - pos) >= reach2) return;
+            force += contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
+                                   load(b.sorted_id + j), p.radius, p);
+        },
+        first_row, row_step);
+    return force;
+}
+
+// Velocity after the step's forces: pair forces, the collider, gravity.
+PLAB_HD inline Float4 dem_new_velocity(Vec3 pos, Vec3 vel, uint32_t id, Vec3 pair_force,
+                                       const Params& p) {
+    return to_float4(kick(vel, pair_force + collider_force(pos, vel, id, p), p));
 }
 
 PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
                                        const Params& p) {
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     const Vec3 vel = xyz(load(b.sorted_vel + i));
-    const Vec3 force = dem_contact_sum(i, pos, vel, load(b.sorted_id + i), b, g, p);
-    b.vel[i] = to_float4(kick(vel, force, p));
+    const uint32_t id = load(b.sorted_id + i);
+    b.vel[i] = dem_new_velocity(pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), p);
 }
 
 PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const Params& p,

@@ -53,8 +53,9 @@ struct GridSnapshot {
 };
 
 struct SimulatorOptions {
-    int block_size = 256;     // CUDA threads per block
-    bool use_graph = false;   // replay each step as a captured CUDA graph
+    int block_size = 256;      // CUDA threads per block
+    bool use_graph = false;    // replay each step as a captured CUDA graph
+    int threads_per_particle = 0;  // CUDA force threads per particle: 1, 2, 4, 8; 0 = by N
 };
 
 class Simulator {

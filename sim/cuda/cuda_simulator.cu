@@ -22,6 +22,9 @@ namespace {
 constexpr std::size_t kBytesPerParticle = 4 * sizeof(Float4) + 4 * sizeof(uint32_t);
 constexpr std::size_t kBytesPerCell = 2 * sizeof(uint32_t);
 
+// Particle counts up to which the force kernel uses 8, 4 and 2 threads per particle.
+constexpr uint32_t kAutoGroupLimits[3] = {131072, 524288, 1048576};
+
 uint32_t blocks_for(uint32_t n, int block) { return (n + block - 1) / block; }
 
 std::size_t scan_temp_bytes(uint32_t items) {
@@ -77,6 +80,7 @@ struct CudaSimulator::Impl {
     GraphExec graph;
     Params graph_params;
     int graph_block = 0;
+    int graph_group = 0;
 
     StepBuffers views() const {
         StepBuffers b;
@@ -121,9 +125,20 @@ struct CudaSimulator::Impl {
 
     void enqueue_forces(const Params& p) {
         if (count == 0) return;
-        force_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
-                       stream.get()>>>(views(), grid, p);
+        const int group = force_group();
+        force_kernel<<<blocks_for(count * group, options.block_size), options.block_size, 0,
+                       stream.get()>>>(views(), grid, p, group);
         check_launch();
+    }
+
+    // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
+    // the GPU several times over, which small runs reach only by sharing a particle's rows.
+    int force_group() const {
+        if (options.threads_per_particle > 0) return options.threads_per_particle;
+        if (count <= kAutoGroupLimits[0]) return 8;
+        if (count <= kAutoGroupLimits[1]) return 4;
+        if (count <= kAutoGroupLimits[2]) return 2;
+        return 1;
     }
 
     void enqueue_integrate(const Params& p) {
@@ -171,10 +186,13 @@ struct CudaSimulator::Impl {
         graph.reset(exec);
         graph_params = p;
         graph_block = options.block_size;
+        graph_group = force_group();
     }
 
     void substep_as_graph(const Params& p) {
-        if (!graph || !(graph_params == p) || graph_block != options.block_size) capture_graph(p);
+        if (!graph || !(graph_params == p) || graph_block != options.block_size ||
+            graph_group != force_group())
+            capture_graph(p);
         const auto marks = ring.begin_step(false);
         record(marks[0]);
         PLAB_CUDA_CHECK(cudaGraphLaunch(graph.get(), stream.get()));
@@ -216,6 +234,10 @@ void CudaSimulator::set_options(const SimulatorOptions& options) {
     PLAB_REQUIRE(b >= 32 && b <= 1024 && b % 32 == 0,
                  "CUDA block size must be a multiple of 32 in [32, 1024], got " +
                      std::to_string(b));
+    const int t = options.threads_per_particle;
+    PLAB_REQUIRE(t == 0 || t == 1 || t == 2 || t == 4 || t == 8,
+                 "threads per particle must be 0 (automatic), 1, 2, 4 or 8, got " +
+                     std::to_string(t));
     impl_->options = options;
 }
 
@@ -288,6 +310,8 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
     m.cell_start.resize(cells);
     m.scan_temp.resize(temp);
 }
+
+int CudaSimulator::force_threads_per_particle() const { return impl_->force_group(); }
 
 std::size_t CudaSimulator::particle_count() const { return impl_->count; }
 
@@ -362,7 +386,7 @@ std::string device_unusable_reason() {
     if (count == 0) return "no CUDA device found";
     // A device older than the architectures this build was compiled for has no kernel image.
     cudaFuncAttributes attr{};
-    const cudaError_t image = cudaFuncGetAttributes(&attr, force_kernel);
+    const cudaError_t image = cudaFuncGetAttributes(&attr, scatter_kernel);
     if (image != cudaSuccess) {
         cudaGetLastError();
         cudaDeviceProp prop{};

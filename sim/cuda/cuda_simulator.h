@@ -29,6 +29,9 @@ public:
     // particle count that would fit) and leaves the running simulation untouched.
     void reserve(std::size_t particles, std::size_t cells);
 
+    // Threads the force kernel gives each particle now (the automatic choice resolved).
+    int force_threads_per_particle() const;
+
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

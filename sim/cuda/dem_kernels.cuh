@@ -20,9 +20,29 @@ __global__ void scatter_kernel(StepBuffers b) {
     if (i < b.count) scatter_particle(i, b);
 }
 
-__global__ void force_kernel(StepBuffers b, GridSpec g, Params p) {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < b.count) dem_force_particle(i, b, g, p);
+// `group` threads (a power of two ≤ 32) share one particle, each taking every group-th
+// neighbour row; a shuffle sums their forces. At small N this gives the GPU enough threads to
+// hide memory latency; at large N one thread per particle (group 1) is the plain gather.
+__global__ void force_kernel(StepBuffers b, GridSpec g, Params p, int group) {
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t i = t / group;
+    const int lane = static_cast<int>(t % group);
+    const bool active = i < b.count;
+    Vec3 pos{}, vel{}, force{};
+    uint32_t id = 0;
+    if (active) {
+        pos = xyz(load(b.sorted_pos + i));
+        vel = xyz(load(b.sorted_vel + i));
+        id = load(b.sorted_id + i);
+        force = dem_pair_forces(i, pos, vel, id, b, g, p, lane, group);
+    }
+    // Every lane of the warp reaches the shuffles (inactive ones add zeros).
+    for (int offset = group / 2; offset > 0; offset /= 2) {
+        force.x += __shfl_xor_sync(0xffffffffu, force.x, offset);
+        force.y += __shfl_xor_sync(0xffffffffu, force.y, offset);
+        force.z += __shfl_xor_sync(0xffffffffu, force.z, offset);
+    }
+    if (active && lane == 0) b.vel[i] = dem_new_velocity(pos, vel, id, force, p);
 }
 
 __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {
