@@ -76,6 +76,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     options.block_size = c.block_size;
     options.use_graph = c.graph;
     options.threads_per_particle = c.threads_per_particle;
+    options.fuse_integrate = !c.separate_integrate;
     auto simulator = sim::make_simulator(c.backend, &fallback, options);
     const bool cuda = simulator->backend() == sim::Backend::Cuda;
 
@@ -107,7 +108,9 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
 #if PLAB_HAS_CUDA
         const auto& device = dynamic_cast<const sim::cuda::CudaSimulator&>(*simulator);
         out << ", force threads per particle " << device.force_threads_per_particle()
-            << (c.threads_per_particle == 0 ? " (automatic)" : "");
+            << (c.threads_per_particle == 0 ? " (automatic)" : "")
+            << (c.separate_integrate ? ", integrate as its own kernel"
+                                     : ", integrate fused into the force kernel");
 #endif
         out << "\n";
     }
@@ -130,8 +133,10 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << ")   median ms    p10 ms    p90 ms\n";
     print_stage(out, "grid build", column(staged, &sim::StageTimings::grid_ms));
     print_stage(out, "sort/reorder", column(staged, &sim::StageTimings::reorder_ms));
-    print_stage(out, "forces", column(staged, &sim::StageTimings::forces_ms));
-    print_stage(out, "integrate", column(staged, &sim::StageTimings::integrate_ms));
+    const bool fused = !staged.empty() && staged.front().integrate_fused;
+    print_stage(out, fused ? "forces+integrate" : "forces",
+                column(staged, &sim::StageTimings::forces_ms));
+    if (!fused) print_stage(out, "integrate", column(staged, &sim::StageTimings::integrate_ms));
     print_stage(out, "step (stages)", column(staged, &sim::StageTimings::total_ms));
     if (cuda && c.graph) {
         out << "\nstep as CUDA graph (CUDA events)\n";

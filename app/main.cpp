@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--threads-per-particle", bench.threads_per_particle,
                           "CUDA force threads per particle: 1, 2, 4, 8 or 0 for automatic")
         ->capture_default_str();
+    bench_cmd->add_flag("--separate-integrate", bench.separate_integrate,
+                        "CUDA: run integrate as its own kernel instead of fused into forces");
     bench_cmd->add_option("--set", bench.assignments, "Override a parameter: name=value");
 
     try {

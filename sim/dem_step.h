@@ -8,6 +8,7 @@
 //   scatter  S[cell_start[cell[i]] + slot[i]] = A[i]           (counting sort + reorder)
 //   forces   A.vel[i] = velocity after contact forces and gravity, read from S
 //   drift    A.pos[i], A.vel[i], A.id[i] = drifted S.pos[i] with walls; S.id[i]
+//            (the CUDA backend can fuse forces and drift into one kernel: neither reads A)
 // so A holds the state again, in cell order, and every buffer keeps its role from step to
 // step (which is what lets a CUDA graph replay the step).
 #include <cstdint>
@@ -116,14 +117,20 @@ PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const G
     b.vel[i] = dem_new_velocity(pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), p);
 }
 
-PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const Params& p,
-                                       const Domain& d) {
-    Vec3 pos = xyz(load(b.sorted_pos + i));
-    Vec3 vel = xyz(b.vel[i]);
+// Drift with walls from cell-ordered position `pos` and the kicked velocity `vel`, written
+// back into the state arrays A (which nothing reads during the force pass: neighbours are
+// read from S, so the CUDA backend can fuse this into its force kernel).
+PLAB_HD inline void dem_drift_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                         const StepBuffers& b, const Params& p, const Domain& d) {
     drift_and_walls(pos, vel, p, d);
     b.pos[i] = to_float4(pos);
     b.vel[i] = to_float4(vel);
-    b.id[i] = b.sorted_id[i];
+    b.id[i] = id;
+}
+
+PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const Params& p,
+                                       const Domain& d) {
+    dem_drift_into_state(i, xyz(load(b.sorted_pos + i)), xyz(b.vel[i]), b.sorted_id[i], b, p, d);
 }
 
 }  // namespace plab::sim

@@ -27,9 +27,10 @@ struct StageTimings {
     double grid_ms = 0;       // hash, per-cell counts, exclusive scan
     double reorder_ms = 0;    // scatter into cell order (counting sort + reorder)
     double forces_ms = 0;     // 27-cell contact sums and the velocity kick
-    double integrate_ms = 0;  // drift, walls
+    double integrate_ms = 0;  // drift, walls (0 when fused into the force pass)
     double total_ms = 0;      // the whole step, first stage start to last stage end
     bool has_stages = true;
+    bool integrate_fused = false;  // forces_ms then includes the drift
 };
 
 struct SimStats {
@@ -56,6 +57,7 @@ struct SimulatorOptions {
     int block_size = 256;      // CUDA threads per block
     bool use_graph = false;    // replay each step as a captured CUDA graph
     int threads_per_particle = 0;  // CUDA force threads per particle: 1, 2, 4, 8; 0 = by N
+    bool fuse_integrate = true;    // CUDA: drift in the force kernel (no separate integrate)
 };
 
 class Simulator {

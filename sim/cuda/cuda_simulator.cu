@@ -22,8 +22,9 @@ namespace {
 constexpr std::size_t kBytesPerParticle = 4 * sizeof(Float4) + 4 * sizeof(uint32_t);
 constexpr std::size_t kBytesPerCell = 2 * sizeof(uint32_t);
 
-// Particle counts up to which the force kernel uses 8, 4 and 2 threads per particle.
-constexpr uint32_t kAutoGroupLimits[3] = {131072, 524288, 1048576};
+// Up to this many particles the force kernel gives each particle two threads. Measured on an
+// H200 (docs/benchmarks.md): 2 beat 1, 4 and 8 at 65k and 262k particles; 1 wins from 1M on.
+constexpr uint32_t kTwoThreadsLimit = 262144;
 
 uint32_t blocks_for(uint32_t n, int block) { return (n + block - 1) / block; }
 
@@ -81,6 +82,7 @@ struct CudaSimulator::Impl {
     Params graph_params;
     int graph_block = 0;
     int graph_group = 0;
+    bool graph_fused = false;
 
     StepBuffers views() const {
         StepBuffers b;
@@ -127,7 +129,7 @@ struct CudaSimulator::Impl {
         if (count == 0) return;
         const int group = force_group();
         force_kernel<<<blocks_for(count * group, options.block_size), options.block_size, 0,
-                       stream.get()>>>(views(), grid, p, group);
+                       stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate);
         check_launch();
     }
 
@@ -135,14 +137,11 @@ struct CudaSimulator::Impl {
     // the GPU several times over, which small runs reach only by sharing a particle's rows.
     int force_group() const {
         if (options.threads_per_particle > 0) return options.threads_per_particle;
-        if (count <= kAutoGroupLimits[0]) return 8;
-        if (count <= kAutoGroupLimits[1]) return 4;
-        if (count <= kAutoGroupLimits[2]) return 2;
-        return 1;
+        return count <= kTwoThreadsLimit ? 2 : 1;
     }
 
     void enqueue_integrate(const Params& p) {
-        if (count == 0) return;
+        if (count == 0 || options.fuse_integrate) return;
         drift_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
                        stream.get()>>>(views(), p, domain);
         check_launch();
@@ -151,7 +150,7 @@ struct CudaSimulator::Impl {
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }
 
     void substep_with_stage_events(const Params& p) {
-        const auto marks = ring.begin_step(true);
+        const auto marks = ring.begin_step(true, options.fuse_integrate);
         record(marks[0]);
         enqueue_grid();
         record(marks[1]);
@@ -187,11 +186,12 @@ struct CudaSimulator::Impl {
         graph_params = p;
         graph_block = options.block_size;
         graph_group = force_group();
+        graph_fused = options.fuse_integrate;
     }
 
     void substep_as_graph(const Params& p) {
         if (!graph || !(graph_params == p) || graph_block != options.block_size ||
-            graph_group != force_group())
+            graph_group != force_group() || graph_fused != options.fuse_integrate)
             capture_graph(p);
         const auto marks = ring.begin_step(false);
         record(marks[0]);

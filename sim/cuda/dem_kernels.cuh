@@ -23,7 +23,10 @@ __global__ void scatter_kernel(StepBuffers b) {
 // `group` threads (a power of two ≤ 32) share one particle, each taking every group-th
 // neighbour row; a shuffle sums their forces. At small N this gives the GPU enough threads to
 // hide memory latency; at large N one thread per particle (group 1) is the plain gather.
-__global__ void force_kernel(StepBuffers b, GridSpec g, Params p, int group) {
+// With `fused`, the same thread then drifts the particle (the integrate stage) and writes the
+// state, saving a launch and a pass over the particles.
+__global__ void force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, int group,
+                             bool fused) {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     const uint32_t i = t / group;
     const int lane = static_cast<int>(t % group);
@@ -42,7 +45,12 @@ __global__ void force_kernel(StepBuffers b, GridSpec g, Params p, int group) {
         force.y += __shfl_xor_sync(0xffffffffu, force.y, offset);
         force.z += __shfl_xor_sync(0xffffffffu, force.z, offset);
     }
-    if (active && lane == 0) b.vel[i] = dem_new_velocity(pos, vel, id, force, p);
+    if (!active || lane != 0) return;
+    const Float4 kicked = dem_new_velocity(pos, vel, id, force, p);
+    if (fused)
+        dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);
+    else
+        b.vel[i] = kicked;
 }
 
 __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {

@@ -19,6 +19,7 @@ StageEventRing::StageEventRing(std::size_t capacity) : entries_(capacity) {
 StageTimings StageEventRing::read(const Entry& e) const {
     StageTimings t;
     t.has_stages = e.stages;
+    t.integrate_fused = e.fused;
     t.total_ms = elapsed_ms(e.marks[0].get(), e.marks[4].get());
     if (e.stages) {
         t.grid_ms = elapsed_ms(e.marks[0].get(), e.marks[1].get());
@@ -29,7 +30,8 @@ StageTimings StageEventRing::read(const Entry& e) const {
     return t;
 }
 
-std::array<cudaEvent_t, StageEventRing::kMarks> StageEventRing::begin_step(bool stages) {
+std::array<cudaEvent_t, StageEventRing::kMarks> StageEventRing::begin_step(bool stages,
+                                                                           bool integrate_fused) {
     if (pending_ == entries_.size()) {
         // Full: the oldest step is long queued; wait for it and keep its numbers.
         const Entry& oldest = entries_[next_];
@@ -39,6 +41,7 @@ std::array<cudaEvent_t, StageEventRing::kMarks> StageEventRing::begin_step(bool 
     }
     Entry& e = entries_[next_];
     e.stages = stages;
+    e.fused = integrate_fused;
     next_ = (next_ + 1) % entries_.size();
     ++pending_;
     std::array<cudaEvent_t, kMarks> out{};

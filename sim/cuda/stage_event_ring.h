@@ -19,7 +19,7 @@ public:
     explicit StageEventRing(std::size_t capacity = 256);
 
     // The events of the next step. With stages == false only marks 0 and 4 are recorded.
-    std::array<cudaEvent_t, kMarks> begin_step(bool stages);
+    std::array<cudaEvent_t, kMarks> begin_step(bool stages, bool integrate_fused = false);
 
     // Appends the timings of completed steps to `out`, oldest first; never waits.
     void collect(std::vector<StageTimings>& out);
@@ -29,6 +29,7 @@ private:
     struct Entry {
         std::array<Event, kMarks> marks;
         bool stages = true;
+        bool fused = false;
     };
     StageTimings read(const Entry& e) const;
 

@@ -180,18 +180,21 @@ TEST_F(CudaVsCpu, GranularFreeFallAgreesFor100Steps) {
     EXPECT_LT(d.max, 1e-4 * p.radius);
 }
 
-TEST_F(CudaVsCpu, EveryThreadsPerParticleGivesTheSameForces) {
-    // 1, 2, 4 and 8 threads per particle only split the neighbour rows: after a few steps
-    // the states agree to rounding.
+TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
+    // 1, 2, 4 and 8 threads per particle only split the neighbour rows, and fusing the drift
+    // into the force kernel only moves where it runs: after a few steps every variant agrees
+    // with the CPU to rounding.
     CpuSimulator cpu;
     const Params p = preset_params(Preset::Classic);
-    for (int t : {1, 2, 4, 8}) {
-        SimulatorOptions o;
-        o.threads_per_particle = t;
-        auto gpu = cuda(o);
-        const Divergence d = run_pair(cpu, *gpu, Preset::Classic, 30000, 10);
-        EXPECT_LT(d.max, 1e-2 * p.radius) << t << " threads per particle";
-    }
+    for (bool fused : {true, false})
+        for (int t : {1, 2, 4, 8}) {
+            SimulatorOptions o;
+            o.threads_per_particle = t;
+            o.fuse_integrate = fused;
+            auto gpu = cuda(o);
+            const Divergence d = run_pair(cpu, *gpu, Preset::Classic, 30000, 10);
+            EXPECT_LT(d.max, 1e-2 * p.radius) << t << " threads per particle, fused " << fused;
+        }
 }
 
 TEST_F(CudaVsCpu, GraphReplayMatchesPlainLaunchesAndSeesParameterChanges) {
@@ -241,7 +244,9 @@ TEST_F(CudaVsCpu, StatsMatchTheCpu) {
 }
 
 TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
-    auto gpu = cuda();
+    SimulatorOptions separate;
+    separate.fuse_integrate = false;
+    auto gpu = cuda(separate);
     const Params p = preset_params(Preset::Classic);
     gpu->reset(build_initial_state(preset_scene(Preset::Classic, 65536, p), p, 65536), p);
     for (int i = 0; i < 10; ++i) gpu->step(p);
@@ -251,9 +256,18 @@ TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
     for (const auto& s : t) {
         EXPECT_TRUE(s.has_stages);
         EXPECT_GT(s.forces_ms, 0.0);
+        EXPECT_GT(s.integrate_ms, 0.0);
+        EXPECT_FALSE(s.integrate_fused);
         EXPECT_NEAR(s.grid_ms + s.reorder_ms + s.forces_ms + s.integrate_ms, s.total_ms, 1e-3);
     }
     EXPECT_TRUE(gpu->take_timings().empty()) << "timings are handed out once";
+    gpu->set_options({});  // fused: the integrate stage is part of the force stage
+    gpu->step(p);
+    gpu->synchronize();
+    const auto fused = gpu->take_timings();
+    ASSERT_EQ(fused.size(), 1u);
+    EXPECT_TRUE(fused[0].integrate_fused);
+    EXPECT_EQ(fused[0].integrate_ms, 0.0);
 }
 
 TEST_F(CudaVsCpu, TooLargeRequestIsRefusedAndTheRunContinues) {
