@@ -135,6 +135,21 @@ SimStats CpuSimulator::stats(const Params& params) {
 
 Snapshot CpuSimulator::download() { return to_id_order(pos_, vel_, id_); }
 
+void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
+    PLAB_REQUIRE(!target.on_device, "the CPU backend cannot write into device memory");
+    PLAB_REQUIRE(target.capacity >= pos_.size() && (pos_.empty() || (target.positions && target.colors)),
+                 "render target holds " + std::to_string(target.capacity) + " particles, " +
+                     std::to_string(pos_.size()) + " needed");
+    const GridSpec g = grid_;
+    const float radius = grid_radius_;
+    parallel_for(pos_.size(), [&](uint32_t i) {
+        const Vec3 p = xyz(pos_[i]);
+        target.positions[i] = to_float4(p, radius);
+        target.colors[i] = particle_color(style.color, xyz(vel_[i]), id_[i], cell_index(p, g),
+                                          style.speed_scale);
+    });
+}
+
 GridSnapshot CpuSimulator::build_grid() {
     grid_and_reorder();
     const StepBuffers b = views();

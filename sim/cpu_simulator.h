@@ -23,6 +23,7 @@ public:
     SimStats stats(const Params& params) override;
     Snapshot download() override;
     GridSnapshot build_grid() override;
+    void export_render(const RenderTarget& target, const RenderStyle& style) override;
     void set_options(const SimulatorOptions&) override {}
 
 private:

@@ -25,6 +25,22 @@ std::string_view backend_name(Backend b) {
     return "?";
 }
 
+ColorMode parse_color_mode(std::string_view name) {
+    if (name == "speed") return ColorMode::Speed;
+    if (name == "id") return ColorMode::ParticleId;
+    if (name == "cell") return ColorMode::Cell;
+    throw Error("unknown colour mode '" + std::string(name) + "'; use speed, id or cell");
+}
+
+std::string_view color_mode_name(ColorMode mode) {
+    switch (mode) {
+        case ColorMode::Speed: return "speed";
+        case ColorMode::ParticleId: return "id";
+        case ColorMode::Cell: return "cell";
+    }
+    return "?";
+}
+
 std::string cuda_unavailable_reason() {
 #if PLAB_HAS_CUDA
     return cuda::device_unusable_reason();

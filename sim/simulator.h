@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/color_map.h"
 #include "sim/params.h"
 #include "sim/scene.h"
 #include "sim/vec.h"
@@ -53,6 +54,22 @@ struct GridSnapshot {
     std::vector<uint32_t> cell_start;
 };
 
+// Where export_render writes: `count` positions (xyz in m, w = radius) and colours (RGBA in
+// 0..1), in the same order. On the CUDA backend `on_device` pointers are device memory (a
+// mapped GL buffer); host pointers make it copy through the host (the round trip that
+// interop avoids). The CPU backend takes host pointers only.
+struct RenderTarget {
+    Float4* positions = nullptr;
+    Float4* colors = nullptr;
+    std::size_t capacity = 0;  // elements each array holds
+    bool on_device = false;
+};
+
+struct RenderStyle {
+    ColorMode color = ColorMode::Speed;
+    float speed_scale = 1.f;  // m/s shown as the top of the speed ramp
+};
+
 struct SimulatorOptions {
     int block_size = 256;      // CUDA threads per block
     bool use_graph = false;    // replay each step as a captured CUDA graph
@@ -82,6 +99,10 @@ public:
     virtual std::size_t particle_count() const = 0;
     virtual SimStats stats(const Params& params) = 0;
     virtual Snapshot download() = 0;
+
+    // Writes the current particles for drawing. Throws plab::Error when the target is too
+    // small or its memory kind is not one this backend can write.
+    virtual void export_render(const RenderTarget& target, const RenderStyle& style) = 0;
 
     // Runs only the grid build and reorder on the current state and returns the result.
     virtual GridSnapshot build_grid() = 0;

@@ -71,6 +71,7 @@ struct CudaSimulator::Impl {
     DeviceBuffer<uint32_t> id, sorted_id, cell, slot, cell_count, cell_start;
     DeviceBuffer<std::byte> scan_temp;
     DeviceBuffer<DeviceStats> stats;
+    DeviceBuffer<Float4> staging;  // export through the host: positions then colours
 
     Domain domain;
     GridSpec grid;
@@ -345,6 +346,35 @@ Snapshot CudaSimulator::download() {
     m.id.download(id, m.stream.get());
     m.sync();
     return to_id_order(pos, vel, id);
+}
+
+void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
+    Impl& m = *impl_;
+    const std::size_t n = m.count;
+    PLAB_REQUIRE(target.capacity >= n && (n == 0 || (target.positions && target.colors)),
+                 "render target holds " + std::to_string(target.capacity) + " particles, " +
+                     std::to_string(n) + " needed");
+    if (n == 0) return;
+    cudaStream_t s = m.stream.get();
+    Float4* pos_out = target.positions;
+    Float4* color_out = target.colors;
+    if (!target.on_device) {
+        require_free_device_memory(m.staging.growth_bytes(2 * n), "the host-copy export");
+        m.staging.resize(2 * n);
+        pos_out = m.staging.data();
+        color_out = m.staging.data() + n;
+    }
+    export_kernel<<<blocks_for(static_cast<uint32_t>(n), 256), 256, 0, s>>>(
+        m.pos.data(), m.vel.data(), m.id.data(), static_cast<uint32_t>(n), m.grid, m.grid_radius,
+        style, pos_out, color_out);
+    m.check_launch();
+    if (!target.on_device) {
+        PLAB_CUDA_CHECK(cudaMemcpyAsync(target.positions, pos_out, n * sizeof(Float4),
+                                        cudaMemcpyDeviceToHost, s));
+        PLAB_CUDA_CHECK(cudaMemcpyAsync(target.colors, color_out, n * sizeof(Float4),
+                                        cudaMemcpyDeviceToHost, s));
+        m.sync();
+    }
 }
 
 GridSnapshot CudaSimulator::build_grid() {

@@ -2,7 +2,9 @@
 // One thread per particle around the shared bodies of dem_step.h.
 #include <cstdint>
 
+#include "sim/color_map.h"
 #include "sim/dem_step.h"
+#include "sim/simulator.h"
 
 namespace plab::sim::cuda {
 
@@ -56,6 +58,17 @@ __global__ void force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, int 
 __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < b.count) dem_drift_particle(i, b, p, d);
+}
+
+__global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id,
+                              uint32_t n, GridSpec g, float radius, RenderStyle style,
+                              Float4* out_pos, Float4* out_color) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const Vec3 p = xyz(load(pos + i));
+    out_pos[i] = to_float4(p, radius);
+    out_color[i] = particle_color(style.color, xyz(load(vel + i)), load(id + i),
+                                  cell_index(p, g), style.speed_scale);
 }
 
 struct DeviceStats {

@@ -1,0 +1,59 @@
+#pragma once
+// Particle colours for rendering, shared by both backends: a speed ramp, a colour per
+// particle id, and a colour per grid cell (which shows the counting sort at work).
+#include <cstdint>
+#include <string_view>
+
+#include "sim/hd.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+enum class ColorMode { Speed, ParticleId, Cell };
+
+// Throws plab::Error naming the known modes (speed, id, cell).
+ColorMode parse_color_mode(std::string_view name);
+std::string_view color_mode_name(ColorMode mode);
+
+// Blue → cyan → green → yellow → red for t in [0, 1] (clamped; NaN maps to magenta so a
+// diverging particle stands out).
+PLAB_HD inline Float4 ramp(float t) {
+    if (!(t == t)) return {1.f, 0.f, 1.f, 1.f};
+    t = t < 0.f ? 0.f : (t > 1.f ? 1.f : t);
+    const float s = 4.f * t;
+    if (s < 1.f) return {0.f, s, 1.f, 1.f};
+    if (s < 2.f) return {0.f, 1.f, 2.f - s, 1.f};
+    if (s < 3.f) return {s - 2.f, 1.f, 0.f, 1.f};
+    return {1.f, 4.f - s, 0.f, 1.f};
+}
+
+// A well-spread, pleasant colour for any integer (golden-ratio hue walk, muted saturation).
+PLAB_HD inline Float4 hashed_color(uint32_t key) {
+    const float hue = static_cast<float>((key * 2654435761u) >> 8) * (1.f / 16777216.f);
+    const float h = hue * 6.f;
+    const int sector = static_cast<int>(h) % 6;
+    const float f = h - static_cast<float>(static_cast<int>(h));
+    const float lo = 0.25f, hi = 0.95f;
+    const float up = lo + (hi - lo) * f, down = hi - (hi - lo) * f;
+    switch (sector) {
+        case 0: return {hi, up, lo, 1.f};
+        case 1: return {down, hi, lo, 1.f};
+        case 2: return {lo, hi, up, 1.f};
+        case 3: return {lo, down, hi, 1.f};
+        case 4: return {up, lo, hi, 1.f};
+        default: return {hi, lo, down, 1.f};
+    }
+}
+
+// `speed_scale` (m/s) maps to the top of the ramp.
+PLAB_HD inline Float4 particle_color(ColorMode mode, Vec3 vel, uint32_t id, uint32_t cell,
+                                     float speed_scale) {
+    switch (mode) {
+        case ColorMode::ParticleId: return hashed_color(id);
+        case ColorMode::Cell: return hashed_color(cell);
+        case ColorMode::Speed:
+        default: return ramp(sqrtf(length_squared(vel)) / speed_scale);
+    }
+}
+
+}  // namespace plab::sim
