@@ -6,6 +6,7 @@
 
 #include "app/percentile.h"
 #include "sim/error.h"
+#include "sim/neighbour_stats.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
@@ -151,6 +152,13 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                per_s, per_s * static_cast<double>(c.particles));
 
     const sim::SimStats st = simulator->stats(params);
+    // The work the force pass did per particle on the final state (explains its time).
+    const sim::GridSnapshot grid = simulator->build_grid();
+    const sim::NeighbourStats ns =
+        sim::neighbour_stats(simulator->download(), grid, initial.grid, params.radius);
+    out << fmt("  neighbours    %.1f candidates and %.2f contacts per particle (max %.0f", ns.mean_candidates,
+               ns.mean_contacts, ns.max_candidates)
+        << fmt(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
     out << fmt("  final state   max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
                st.kinetic_energy)
         << st.non_finite << " non-finite particles\n";
