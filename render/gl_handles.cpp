@@ -11,6 +11,7 @@ void delete_renderbuffer(GLuint id) { PLAB_GL_LOG(glDeleteRenderbuffers(1, &id))
 void delete_framebuffer(GLuint id) { PLAB_GL_LOG(glDeleteFramebuffers(1, &id)); }
 void delete_shader(GLuint id) { PLAB_GL_LOG(glDeleteShader(id)); }
 void delete_program(GLuint id) { PLAB_GL_LOG(glDeleteProgram(id)); }
+void delete_query(GLuint id) { PLAB_GL_LOG(glDeleteQueries(1, &id)); }
 
 Buffer make_buffer() {
     GLuint id = 0;
@@ -52,6 +53,12 @@ Program make_program() {
     const GLuint id = PLAB_GL_CHECK(glCreateProgram());
     PLAB_REQUIRE(id != 0, "glCreateProgram returned 0");
     return Program(id);
+}
+
+Query make_query(GLenum target) {
+    GLuint id = 0;
+    PLAB_GL_CHECK(glCreateQueries(target, 1, &id));
+    return Query(id);
 }
 
 }  // namespace plab::render

@@ -17,6 +17,7 @@ void delete_renderbuffer(GLuint id);
 void delete_framebuffer(GLuint id);
 void delete_shader(GLuint id);
 void delete_program(GLuint id);
+void delete_query(GLuint id);
 
 template <void (*Delete)(GLuint)>
 class GlHandle {
@@ -52,6 +53,7 @@ using Renderbuffer = GlHandle<delete_renderbuffer>;
 using Framebuffer = GlHandle<delete_framebuffer>;
 using Shader = GlHandle<delete_shader>;
 using Program = GlHandle<delete_program>;
+using Query = GlHandle<delete_query>;
 
 // Each throws plab::Error when GL refuses.
 Buffer make_buffer();
@@ -61,5 +63,6 @@ Renderbuffer make_renderbuffer();
 Framebuffer make_framebuffer();
 Shader make_shader(GLenum stage);
 Program make_program();
+Query make_query(GLenum target);  // e.g. GL_TIME_ELAPSED
 
 }  // namespace plab::render

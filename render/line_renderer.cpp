@@ -1,0 +1,107 @@
+#include "render/line_renderer.h"
+
+#include <cmath>
+#include <vector>
+
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "render/gl_check.h"
+
+namespace plab::render {
+namespace {
+
+constexpr GLuint kPositionAttrib = 0;  // matches layout(location) in lines.vert
+constexpr int kSphereSegments = 48;    // per circle
+constexpr int kMeridians = 6;
+constexpr int kParallels = 5;  // excluding the poles
+
+// The 12 edges of [0,1]³ as line-list vertex pairs.
+void append_unit_cube(std::vector<glm::vec3>& out) {
+    for (int axis = 0; axis < 3; ++axis) {
+        const int u = (axis + 1) % 3;
+        const int v = (axis + 2) % 3;
+        for (int corner = 0; corner < 4; ++corner) {
+            glm::vec3 a(0.f);
+            a[u] = static_cast<float>(corner & 1);
+            a[v] = static_cast<float>(corner >> 1);
+            glm::vec3 b = a;
+            b[axis] = 1.f;
+            out.push_back(a);
+            out.push_back(b);
+        }
+    }
+}
+
+void append_circle(std::vector<glm::vec3>& out, auto point_at) {
+    for (int i = 0; i < kSphereSegments; ++i) {
+        const float t0 = glm::two_pi<float>() * static_cast<float>(i) / kSphereSegments;
+        const float t1 = glm::two_pi<float>() * static_cast<float>(i + 1) / kSphereSegments;
+        out.push_back(point_at(t0));
+        out.push_back(point_at(t1));
+    }
+}
+
+// Meridians through the poles (±y) and parallels of latitude on the unit sphere.
+void append_unit_sphere(std::vector<glm::vec3>& out) {
+    for (int m = 0; m < kMeridians; ++m) {
+        const float phi = glm::pi<float>() * static_cast<float>(m) / kMeridians;
+        append_circle(out, [phi](float t) {
+            return glm::vec3(std::cos(t) * std::cos(phi), std::sin(t), std::cos(t) * std::sin(phi));
+        });
+    }
+    for (int p = 1; p <= kParallels; ++p) {
+        const float lat = glm::pi<float>() * (static_cast<float>(p) / (kParallels + 1) - 0.5f);
+        append_circle(out, [lat](float t) {
+            return glm::vec3(std::cos(lat) * std::cos(t), std::sin(lat),
+                             std::cos(lat) * std::sin(t));
+        });
+    }
+}
+
+}  // namespace
+
+LineRenderer::LineRenderer()
+    : program_(ShaderProgram::from_embedded("lines.vert", "lines.frag")),
+      vertices_(make_buffer()),
+      vertex_array_(make_vertex_array()) {
+    std::vector<glm::vec3> mesh;
+    append_unit_cube(mesh);
+    box_count_ = static_cast<int>(mesh.size());
+    sphere_first_ = box_count_;
+    append_unit_sphere(mesh);
+    sphere_count_ = static_cast<int>(mesh.size()) - sphere_first_;
+
+    PLAB_GL_CHECK(glNamedBufferStorage(
+        vertices_.get(), static_cast<GLsizeiptr>(mesh.size() * sizeof(glm::vec3)), mesh.data(), 0));
+    const GLuint vao = vertex_array_.get();
+    PLAB_GL_CHECK(glEnableVertexArrayAttrib(vao, kPositionAttrib));
+    PLAB_GL_CHECK(glVertexArrayAttribFormat(vao, kPositionAttrib, 3, GL_FLOAT, GL_FALSE, 0));
+    PLAB_GL_CHECK(glVertexArrayAttribBinding(vao, kPositionAttrib, 0));
+    PLAB_GL_CHECK(glVertexArrayVertexBuffer(vao, 0, vertices_.get(), 0, sizeof(glm::vec3)));
+}
+
+void LineRenderer::draw_range(const glm::mat4& model_view_projection, glm::vec4 color, int first,
+                              int count) const {
+    program_.set("u_model_view_projection", model_view_projection);
+    program_.set("u_color", color);
+    PLAB_GL_CHECK(glEnable(GL_DEPTH_TEST));
+    program_.use();
+    PLAB_GL_CHECK(glBindVertexArray(vertex_array_.get()));
+    PLAB_GL_CHECK(glDrawArrays(GL_LINES, first, count));
+}
+
+void LineRenderer::draw_box(glm::vec3 min, glm::vec3 max, const glm::mat4& view_projection,
+                            glm::vec4 color) const {
+    const glm::mat4 model = glm::scale(glm::translate(glm::mat4(1.f), min), max - min);
+    draw_range(view_projection * model, color, box_first_, box_count_);
+}
+
+void LineRenderer::draw_sphere(glm::vec3 center, float radius, const glm::mat4& view_projection,
+                               glm::vec4 color) const {
+    if (!(radius > 0.f)) return;  // a collider of radius 0 is switched off
+    const glm::mat4 model = glm::scale(glm::translate(glm::mat4(1.f), center), glm::vec3(radius));
+    draw_range(view_projection * model, color, sphere_first_, sphere_count_);
+}
+
+}  // namespace plab::render

@@ -1,0 +1,63 @@
+#pragma once
+// The two vertex buffers the particle renderer draws from (positions with w = radius, RGBA
+// colours; one vec4 each per particle), and the two ways of filling them from a simulator:
+// CUDA-GL interop (the simulator writes straight into the mapped buffers) or the host round
+// trip (export into host arrays, then glNamedBufferSubData).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/gl_handles.h"
+#include "sim/simulator.h"
+
+namespace plab::render {
+
+enum class FeedPath { HostCopy, Interop };
+
+// Host wall-clock time of the last feed, ms. With interop the export kernel's completion is
+// waited for before unmapping, so export_ms covers the kernel too.
+struct FeedTiming {
+    FeedPath path = FeedPath::HostCopy;
+    double map_ms = 0;     // interop: cudaGraphicsMapResources + pointers
+    double export_ms = 0;  // Simulator::export_render (host copy: includes device → host)
+    double upload_ms = 0;  // host copy: glNamedBufferSubData of both buffers
+    double unmap_ms = 0;   // interop: cudaGraphicsUnmapResources
+    double total_ms() const { return map_ms + export_ms + upload_ms + unmap_ms; }
+};
+
+class ParticleFeed {
+  public:
+    ParticleFeed();  // needs a current GL 4.5 context
+    ~ParticleFeed();
+    ParticleFeed(const ParticleFeed&) = delete;
+    ParticleFeed& operator=(const ParticleFeed&) = delete;
+
+    // Grows both buffers to hold at least `count` particles (never shrinks). New buffers are
+    // made, so interop registrations are redone at the next interop feed.
+    void reserve(std::size_t count);
+    std::size_t capacity() const { return capacity_; }
+
+    // Writes the simulator's particles into the buffers along `path` and returns how long
+    // each part took. Interop needs a CUDA simulator and a GL context where interop works
+    // (interop_unavailable_reason() is empty); the caller picks the path. Throws plab::Error
+    // when a call fails, e.g. when CUDA refuses to register the buffers.
+    FeedTiming feed(sim::Simulator& simulator, const sim::RenderStyle& style, FeedPath path);
+
+    GLuint positions() const { return positions_.get(); }
+    GLuint colors() const { return colors_.get(); }
+
+  private:
+    FeedTiming feed_host(sim::Simulator& simulator, const sim::RenderStyle& style);
+    FeedTiming feed_interop(sim::Simulator& simulator, const sim::RenderStyle& style);
+
+    Buffer positions_;
+    Buffer colors_;
+    std::size_t capacity_ = 0;
+    std::vector<sim::Float4> host_positions_, host_colors_;  // host-copy staging
+
+    struct Interop;  // CUDA registrations (empty in builds without CUDA)
+    std::unique_ptr<Interop> interop_;
+};
+
+}  // namespace plab::render
