@@ -24,8 +24,9 @@ StageTimings StageEventRing::read(const Entry& e) const {
     if (e.stages) {
         t.grid_ms = elapsed_ms(e.marks[0].get(), e.marks[1].get());
         t.reorder_ms = elapsed_ms(e.marks[1].get(), e.marks[2].get());
-        t.forces_ms = elapsed_ms(e.marks[2].get(), e.marks[3].get());
-        t.integrate_ms = elapsed_ms(e.marks[3].get(), e.marks[4].get());
+        // Fused: the force kernel also drifts, so its stage runs to the last mark.
+        t.forces_ms = elapsed_ms(e.marks[2].get(), e.marks[e.fused ? 4 : 3].get());
+        t.integrate_ms = e.fused ? 0.0 : elapsed_ms(e.marks[3].get(), e.marks[4].get());
     }
     return t;
 }
