@@ -1,5 +1,7 @@
-// particle-lab: the command line. `particle-lab bench ...` runs the simulation headless and
-// prints timings; `--list-params` prints the parameter table.
+// particle-lab: the command line. With no subcommand it opens the window app on the default
+// scene (options below pick backend, preset, size, a timed run with a screenshot, ...);
+// `particle-lab bench ...` runs the simulation headless and prints timings; `--list-params`
+// prints the parameter table.
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
@@ -7,7 +9,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/app_config.h"
 #include "app/bench.h"
+#if PLAB_HAS_WINDOW
+#include "app/app.h"
+#endif
 #include "sim/error.h"
 #include "sim/params.h"
 #include "sim/presets.h"
@@ -33,6 +39,39 @@ int main(int argc, char** argv) {
     cli.set_version_flag("--version", std::string("particle-lab ") + PLAB_VERSION);
     bool show_params = false;
     cli.add_flag("--list-params", show_params, "Print every simulation parameter and exit");
+
+    // The window app's options (top level).
+    plab::app::AppConfig app;
+    std::string app_backend = "auto";
+    std::string app_preset = "classic";
+    std::string app_color = "speed";
+    std::string app_vsync = "on";
+    cli.add_option("--backend", app_backend, "Simulation backend: auto, cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    cli.add_option("--preset", app_preset, "Scene preset: classic or granular")
+        ->check(CLI::IsMember({"classic", "granular"}))
+        ->capture_default_str();
+    cli.add_option("--particles", app.particles,
+                   "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
+        ->check(CLI::PositiveNumber);
+    cli.add_option("--set", app.assignments, "Override a parameter: name=value (repeatable)");
+    cli.add_option("--color", app_color, "Colour map: speed, id or cell")
+        ->check(CLI::IsMember({"speed", "id", "cell"}))
+        ->capture_default_str();
+    cli.add_option("--frames", app.frames, "Run this many frames, then exit")
+        ->check(CLI::PositiveNumber);
+    cli.add_option("--screenshot", app.screenshot,
+                   "With --frames: save the last frame to this PNG file");
+    cli.add_option("--vsync", app_vsync, "Sync to the display: on or off")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
+    cli.add_option("--width", app.width, "Window width")->check(CLI::Range(64, 16384))
+        ->capture_default_str();
+    cli.add_option("--height", app.height, "Window height")->check(CLI::Range(64, 16384))
+        ->capture_default_str();
+    bool no_panel = false;
+    cli.add_flag("--no-panel", no_panel, "Start with the panel hidden (F1 toggles it)");
 
     plab::app::BenchConfig bench;
     std::string backend = "auto";
@@ -72,8 +111,21 @@ int main(int argc, char** argv) {
             plab::app::run_bench(bench, std::cout, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
             return 0;
         }
-        std::cout << cli.help();
-        return 0;
+        if (!app.screenshot.empty() && app.frames == 0) {
+            throw plab::Error("--screenshot needs --frames N (the frame to save)");
+        }
+        app.backend = plab::sim::parse_backend(app_backend);
+        app.preset = plab::sim::parse_preset(app_preset);
+        app.color = plab::sim::parse_color_mode(app_color);
+        app.vsync = app_vsync == "on";
+        app.show_panel = !no_panel;
+#if PLAB_HAS_WINDOW
+        plab::app::App window_app(app);
+        return window_app.run();
+#else
+        throw plab::Error("this build has no window app (configured without the renderer); "
+                          "`particle-lab bench` runs headless");
+#endif
     } catch (const std::exception& e) {
         std::cerr << "particle-lab: error: " << e.what() << "\n";
         return 1;

@@ -1,0 +1,39 @@
+#pragma once
+// The ImGui panel: Simulation (sliders generated from the Params table, preset, colour,
+// particle count, pause / step / reset), Timing (rates, per-stage times, rolling plots,
+// device facts) and Optimizations (backend, interop vs host copy, CUDA kernel options).
+// It only edits UiState; the frame loop applies the edits.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "app/frame_history.h"
+#include "app/sim_session.h"
+#include "app/ui_state.h"
+
+namespace plab::app {
+
+struct GpuMemory {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+};
+
+// Facts about the machine and the frame the panel shows but does not change.
+struct PanelFacts {
+    std::string gl_renderer;
+    std::string gl_version;
+    std::string cuda_reason;     // "" when a CUDA device is usable
+    std::string interop_reason;  // "" when CUDA-GL interop works with this GL context
+    bool feeding_interop = false;
+    std::optional<GpuMemory> gpu_memory;
+};
+
+// Width of the panel when it first appears (screen coordinates); the layout is then kept in
+// the ImGui ini file.
+inline constexpr float kPanelWidth = 400.f;
+inline constexpr float kPanelMargin = 10.f;
+
+void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
+                const PanelFacts& facts);
+
+}  // namespace plab::app

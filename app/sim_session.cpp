@@ -1,0 +1,101 @@
+#include "app/sim_session.h"
+
+#include <algorithm>
+
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+void join_errors(const std::vector<std::string>& errors) {
+    if (errors.empty()) return;
+    std::string all;
+    for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
+    throw Error(all);
+}
+
+// Keeps the running value of every parameter that only applies on reset.
+sim::Params live_part(const sim::Params& edited, const sim::Params& running) {
+    sim::Params p = edited;
+    for (const sim::ParamInfo& info : sim::param_table()) {
+        if (info.needs_reset) info.set(p, info.get(running));
+    }
+    return p;
+}
+
+}  // namespace
+
+std::size_t default_particles(sim::Backend backend) {
+    return backend == sim::Backend::Cuda ? kDefaultCudaParticles : kDefaultCpuParticles;
+}
+
+SimSession::SimSession(const AppConfig& config)
+    : preset_(config.preset), assignments_(config.assignments) {
+    simulator_ = sim::make_simulator(config.backend, &cpu_note_, options_);
+    const std::size_t count =
+        config.particles > 0 ? config.particles : default_particles(simulator_->backend());
+    restart(*simulator_, preset_, count, preset_defaults(preset_, count));
+}
+
+sim::Params SimSession::preset_defaults(sim::Preset preset, std::size_t count) const {
+    sim::Params p = sim::preset_params(preset);
+    if (p.collider_radius == 0.f) {
+        // The preset leaves the collider to the app: put it in the lower middle of the box,
+        // where the falling block lands on it.
+        const sim::Domain d = sim::preset_scene(preset, count, p).domain;
+        const sim::Vec3 size = d.max - d.min;
+        p.collider_radius = 0.15f * std::min(size.x, size.z);
+        p.collider_x = d.min.x + 0.5f * size.x;
+        p.collider_y = d.min.y + 0.25f * size.y;
+        p.collider_z = d.min.z + 0.5f * size.z;
+    }
+    for (const std::string& a : assignments_) sim::apply_assignment(p, a);
+    return p;
+}
+
+void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::size_t count,
+                         const sim::Params& params) {
+    PLAB_REQUIRE(count > 0, "the particle count must be at least 1");
+    sim::validate(params);
+    const sim::Scene scene = sim::preset_scene(preset, count, params);
+    const sim::InitialState initial = sim::build_initial_state(scene, params, count);
+    simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
+    preset_ = preset;
+    params_ = params;
+    domain_ = initial.domain;
+}
+
+void SimSession::set_params(const sim::Params& edited) {
+    const sim::Params live = live_part(edited, params_);
+    if (live == params_) return;
+    join_errors(sim::param_errors(live));
+    params_ = live;
+}
+
+void SimSession::reset(const sim::Params& edited) {
+    restart(*simulator_, preset_, particle_count(), edited);
+}
+
+sim::Params SimSession::change_preset(sim::Preset preset) {
+    restart(*simulator_, preset, particle_count(), preset_defaults(preset, particle_count()));
+    return params_;
+}
+
+void SimSession::change_count(std::size_t count, const sim::Params& edited) {
+    restart(*simulator_, preset_, count, edited);
+}
+
+void SimSession::change_backend(sim::Backend backend, const sim::Params& edited) {
+    std::string note;
+    std::unique_ptr<sim::Simulator> next = sim::make_simulator(backend, &note, options_);
+    restart(*next, preset_, particle_count(), edited);
+    simulator_ = std::move(next);
+    cpu_note_ = note;
+}
+
+void SimSession::set_options(const sim::SimulatorOptions& options) {
+    simulator_->set_options(options);
+    options_ = options;
+}
+
+}  // namespace plab::app

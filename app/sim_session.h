@@ -1,0 +1,73 @@
+#pragma once
+// The running simulation as the app sees it: which simulator (backend), preset, scene and
+// particle count, and the parameters the last step used. Every change the UI asks for goes
+// through one method here, called at the frame's one sync point; a change that fails throws
+// plab::Error and leaves the running simulation as it was.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "app/app_config.h"
+#include "sim/params.h"
+#include "sim/presets.h"
+#include "sim/scene.h"
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+class SimSession {
+  public:
+    // Makes the simulator for config.backend and starts the preset's scene with the
+    // --set assignments applied. Throws plab::Error on bad assignments or no such backend.
+    explicit SimSession(const AppConfig& config);
+
+    sim::Simulator& simulator() { return *simulator_; }
+    const sim::Simulator& simulator() const { return *simulator_; }
+    sim::Backend backend() const { return simulator_->backend(); }
+    // Why CUDA is not in use ("" when it is, or when the CPU was asked for).
+    const std::string& cpu_note() const { return cpu_note_; }
+
+    sim::Preset preset() const { return preset_; }
+    std::size_t particle_count() const { return simulator_->particle_count(); }
+    const sim::Domain& domain() const { return domain_; }
+    // The parameters in effect: those of the last reset, with live edits applied.
+    const sim::Params& params() const { return params_; }
+    const sim::SimulatorOptions& options() const { return options_; }
+
+    // Live edits: validated, then used by the next step; parameters that need a reset keep
+    // their running value until reset(). Throws with every broken rule.
+    void set_params(const sim::Params& edited);
+    // Restarts the scene with `edited` (reset-only parameters included).
+    void reset(const sim::Params& edited);
+    // Switches preset and restarts; returns the preset's parameters (for the panel).
+    sim::Params change_preset(sim::Preset preset);
+    // Re-allocates for `count` particles and restarts.
+    void change_count(std::size_t count, const sim::Params& edited);
+    // Re-creates the simulator on `backend` and restarts.
+    void change_backend(sim::Backend backend, const sim::Params& edited);
+    void set_options(const sim::SimulatorOptions& options);
+
+    void step() { simulator_->step(params_); }
+
+    // The preset's parameters for `count` particles, with the collider placed when the preset
+    // leaves that to the app (granular) and the --set assignments applied.
+    sim::Params preset_defaults(sim::Preset preset, std::size_t count) const;
+
+  private:
+    // Builds the scene and resets `simulator` with it; throws before touching this session.
+    void restart(sim::Simulator& simulator, sim::Preset preset, std::size_t count,
+                 const sim::Params& params);
+
+    std::unique_ptr<sim::Simulator> simulator_;
+    std::string cpu_note_;
+    sim::Preset preset_;
+    sim::Params params_;
+    sim::Domain domain_;
+    sim::SimulatorOptions options_;
+    std::vector<std::string> assignments_;
+};
+
+// The default particle count for a backend.
+std::size_t default_particles(sim::Backend backend);
+
+}  // namespace plab::app

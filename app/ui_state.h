@@ -1,0 +1,61 @@
+#pragma once
+// What the panel and the input handlers edit: a host copy of the parameters, view settings
+// and requests. The frame loop applies all of it at one point per frame (App::sync), so the
+// UI never reaches into the simulation.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "sim/color_map.h"
+#include "sim/params.h"
+#include "sim/presets.h"
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+// One-shot requests, cleared when applied.
+struct Requests {
+    bool reset = false;
+    bool step_once = false;
+    bool screenshot = false;
+    bool frame_scene = false;
+    std::optional<sim::Preset> preset;
+    std::optional<std::size_t> particles;
+    std::optional<sim::Backend> backend;
+    bool options_changed = false;
+};
+
+struct ViewSettings {
+    sim::ColorMode color = sim::ColorMode::Speed;
+    bool auto_speed_scale = true;  // follow the running maximum speed
+    float speed_scale = 1.f;       // m/s at the top of the colour ramp
+    bool show_panel = true;
+    bool show_box = true;
+    bool show_collider = true;
+};
+
+struct UiState {
+    sim::Params params;  // edited copy; live parameters apply at the next sync
+    bool paused = false;
+    bool vsync = true;
+    bool use_interop = true;  // when it works: otherwise the host copy runs regardless
+    sim::SimulatorOptions options;
+    int particles_field = 0;  // the count typed into the panel, applied with its button
+    ViewSettings view;
+    Requests requests;
+
+    // Right edge of the panel (screen coordinates) while it is open against the window's left
+    // edge, else 0: the scene is drawn in the part of the window right of it.
+    float panel_right = 0.f;
+
+    // Shown at the top of the panel until replaced (errors in red).
+    std::string message;
+    bool message_is_error = false;
+
+    void say(std::string text, bool error = false) {
+        message = std::move(text);
+        message_is_error = error;
+    }
+};
+
+}  // namespace plab::app
