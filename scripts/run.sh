@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set-up if needed, build, and run Particle Lab on the default scene. Extra arguments go to
-# particle-lab (e.g. ./scripts/run.sh bench --particles 1000000 --graph).
+# Set-up if needed, build, and open Particle Lab's window on the default scene. Extra
+# arguments go to particle-lab (e.g. ./scripts/run.sh --backend cpu --preset granular, or
+# ./scripts/run.sh bench --particles 1000000 --graph for the headless benchmark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,8 +9,4 @@ cd "$(dirname "$0")/.."
 cmake --preset release >/dev/null
 cmake --build --preset release
 
-if [ $# -gt 0 ]; then
-    exec ./build/particle-lab "$@"
-fi
-# The default scene: the classic preset at 100k particles, run headless with a summary.
-exec ./build/particle-lab bench --preset classic --particles 100000 --steps 200 --warmup 20
+exec ./build/particle-lab "$@"
