@@ -78,6 +78,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     options.use_graph = c.graph;
     options.threads_per_particle = c.threads_per_particle;
     options.fuse_integrate = !c.separate_integrate;
+    options.contact_list = !c.single_pass_forces;
     auto simulator = sim::make_simulator(c.backend, &fallback, options);
     const bool cuda = simulator->backend() == sim::Backend::Cuda;
 
@@ -111,7 +112,8 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         out << ", force threads per particle " << device.force_threads_per_particle()
             << (c.threads_per_particle == 0 ? " (automatic)" : "")
             << (c.separate_integrate ? ", integrate as its own kernel"
-                                     : ", integrate fused into the force kernel");
+                                     : ", integrate fused into the force kernel")
+            << (c.single_pass_forces ? ", single-pass forces" : ", contact list");
 #endif
         out << "\n";
     }

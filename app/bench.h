@@ -20,7 +20,8 @@ struct BenchConfig {
     bool graph = false;
     int block_size = 256;
     int threads_per_particle = 0;  // 0 = automatic
-    bool separate_integrate = false;  // CUDA: integrate as its own kernel (to time it alone)
+    bool separate_integrate = false;
+    bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)  // CUDA: integrate as its own kernel (to time it alone)
     std::vector<std::string> assignments;  // --set name=value
 };
 

@@ -64,9 +64,6 @@ PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
 // of a row are adjacent in memory, so each row is one contiguous range of sorted particles.
 inline constexpr int kNeighbourRows = 9;
 
-#define PLAB_PRAGMA(x) _Pragma(#x)
-#define PLAB_UNROLL(n) PLAB_PRAGMA(unroll n)
-
 // Calls visit(j) for every sorted particle j in rows first_row, first_row + row_step, ... of
 // the 27 cells around `pos` (the particle itself included). The CUDA backend can split the
 // rows of one particle over several threads; a single caller takes all rows.
@@ -82,9 +79,6 @@ PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const Gri
         if (z < 0 || z >= g.dim_z || y < 0 || y >= g.dim_y) continue;
         const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
         const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
-#if defined(__CUDA_ARCH__) && defined(PLAB_CANDIDATE_UNROLL)
-        PLAB_UNROLL(PLAB_CANDIDATE_UNROLL)
-#endif
         for (uint32_t j = begin; j < end; ++j) visit(j);
     }
 }

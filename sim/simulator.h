@@ -75,6 +75,7 @@ struct SimulatorOptions {
     bool use_graph = false;    // replay each step as a captured CUDA graph
     int threads_per_particle = 0;  // CUDA force threads per particle: 1, 2, 4, 8; 0 = by N
     bool fuse_integrate = true;    // CUDA: drift in the force kernel (no separate integrate)
+    bool contact_list = true;      // CUDA: find contacts first, then compute them (two passes)
 };
 
 class Simulator {

@@ -84,6 +84,7 @@ struct CudaSimulator::Impl {
     int graph_block = 0;
     int graph_group = 0;
     bool graph_fused = false;
+    bool graph_listed = false;
 
     StepBuffers views() const {
         StepBuffers b;
@@ -129,8 +130,12 @@ struct CudaSimulator::Impl {
     void enqueue_forces(const Params& p) {
         if (count == 0) return;
         const int group = force_group();
-        force_kernel<<<blocks_for(count * group, options.block_size), options.block_size, 0,
-                       stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate);
+        const bool listed = options.contact_list;
+        const std::size_t shared =
+            listed ? std::size_t{kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
+        force_kernel<<<blocks_for(count * group, options.block_size), options.block_size, shared,
+                       stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate,
+                                       listed);
         check_launch();
     }
 
@@ -188,11 +193,13 @@ struct CudaSimulator::Impl {
         graph_block = options.block_size;
         graph_group = force_group();
         graph_fused = options.fuse_integrate;
+        graph_listed = options.contact_list;
     }
 
     void substep_as_graph(const Params& p) {
         if (!graph || !(graph_params == p) || graph_block != options.block_size ||
-            graph_group != force_group() || graph_fused != options.fuse_integrate)
+            graph_group != force_group() || graph_fused != options.fuse_integrate ||
+            graph_listed != options.contact_list)
             capture_graph(p);
         const auto marks = ring.begin_step(false);
         record(marks[0]);
