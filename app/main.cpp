@@ -120,6 +120,12 @@ int main(int argc, char** argv) {
         app.preset = plab::sim::parse_preset(app_preset);
         app.color = plab::sim::parse_color_mode(app_color);
         app.vsync = app_vsync == "on";
+        {
+            // Bad --set values fail here, before a window opens.
+            plab::sim::Params check = plab::sim::preset_params(app.preset);
+            for (const std::string& a : app.assignments) plab::sim::apply_assignment(check, a);
+            plab::sim::validate(check);
+        }
         app.show_panel = !no_panel;
 #if PLAB_HAS_WINDOW
         plab::app::App window_app(app);
