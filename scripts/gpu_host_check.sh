@@ -16,6 +16,12 @@ if ! ldconfig -p | grep -q 'libgomp.so.1 ' && [ -d .gpu-libs ]; then
     export LD_LIBRARY_PATH=$PWD/.gpu-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 
+# GL/EGL runtime for the render and interop tests (see the gpu-host notes in docs/benchmarks.md).
+if [ -f .gpu-host-debs/gpu-host-env.sh ]; then
+    # shellcheck disable=SC1091
+    source .gpu-host-debs/gpu-host-env.sh > "$out/env.txt" 2>&1 || echo "gpu-host-env.sh failed"
+fi
+
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
     nvidia-smi -L
@@ -26,11 +32,12 @@ cat "$out/device.txt"
 echo "== GPU tests =="
 ./build/tests/test_cuda_vs_cpu --gtest_output="xml:$out/gpu-tests.xml" 2>&1 | tee "$out/tests.log" \
     || status=1
-echo "== CPU tests on this host ==" | tee -a "$out/tests.log"
+echo "== other tests on this host ==" | tee -a "$out/tests.log"
 for t in ./build/tests/test_*; do
     [ "$t" = ./build/tests/test_cuda_vs_cpu ] && continue
+    echo "-- $t" >> "$out/tests.log"
     [ -x "$t" ] || continue
-    "$t" --gtest_brief=1 >> "$out/tests.log" 2>&1 || { echo "FAILED: $t" | tee -a "$out/tests.log"; status=1; }
+    "$t" >> "$out/tests.log" 2>&1 || { echo "FAILED: $t" | tee -a "$out/tests.log"; status=1; }
 done
 grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/tests.log"
 
@@ -52,32 +59,36 @@ grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizers.log"
 [ "$mode" = quick ] && exit $status
 
 echo "== benchmarks ==" | tee "$out/bench.log"
+bench() {  # label, then bench arguments
+    local label=$1; shift
+    echo "### $label" >> "$out/bench.log"
+    "$bin" bench --backend cuda --steps 400 --warmup 50 "$@" >> "$out/bench.log" 2>&1 || status=1
+}
 for n in 65536 262144 1048576 4194304; do
-    for extra in "" "--graph"; do
-        echo "### classic N=$n ${extra:-plain}" >> "$out/bench.log"
-        "$bin" bench --backend cuda --preset classic --particles $n --steps 400 --warmup 50 \
-            $extra >> "$out/bench.log" 2>&1 || status=1
-    done
+    bench "classic N=$n plain" --preset classic --particles $n
+    bench "classic N=$n graph" --preset classic --particles $n --graph
+    bench "classic N=$n graph single-pass" --preset classic --particles $n --graph --single-pass-forces
+    bench "classic N=$n separate integrate" --preset classic --particles $n --separate-integrate
 done
-for n in 65536 262144 1048576 4194304; do
-    for tpp in 1 2 4 8; do
-        echo "### classic N=$n graph threads-per-particle $tpp" >> "$out/bench.log"
-        "$bin" bench --backend cuda --preset classic --particles $n --steps 400 --warmup 50 \
-            --graph --threads-per-particle $tpp >> "$out/bench.log" 2>&1 || status=1
+for n in 65536 262144 1048576; do
+    for tpp in 1 2 4; do
+        bench "classic N=$n graph threads-per-particle $tpp" --preset classic --particles $n --graph \
+            --threads-per-particle $tpp
     done
 done
 for n in 65536 1048576; do
     for block in 64 128 512; do
-        echo "### classic N=$n graph block $block" >> "$out/bench.log"
-        "$bin" bench --backend cuda --preset classic --particles $n --steps 400 --warmup 50 \
-            --graph --block $block >> "$out/bench.log" 2>&1 || status=1
+        bench "classic N=$n graph block $block" --preset classic --particles $n --graph --block $block
     done
 done
-echo "### granular N=1048576 graph" >> "$out/bench.log"
-"$bin" bench --backend cuda --preset granular --particles 1048576 --steps 400 --warmup 50 --graph \
-    >> "$out/bench.log" 2>&1 || status=1
+bench "granular N=1048576 graph" --preset granular --particles 1048576 --graph
 echo "### cpu N=100000 on this host" >> "$out/bench.log"
 "$bin" bench --backend cpu --preset classic --particles 100000 --steps 50 --warmup 5 \
     >> "$out/bench.log" 2>&1 || status=1
 grep -E '^###|median step' "$out/bench.log"
+
+echo "== force kernel profile (1M) =="
+if command -v ncu > /dev/null; then
+    scripts/gpu_profile.sh 1048576 "$out/ncu-force-1M.txt" || status=1
+fi
 exit $status
