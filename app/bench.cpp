@@ -6,6 +6,9 @@
 
 #include "app/percentile.h"
 #include "sim/error.h"
+#if PLAB_HAS_RENDER
+#include "app/frame_bench.h"
+#endif
 #include "sim/neighbour_stats.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
@@ -60,6 +63,14 @@ std::vector<double> column(const std::vector<sim::StageTimings>& t,
 }  // namespace
 
 void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    if (c.render != "off") {
+#if PLAB_HAS_RENDER
+        run_frame_bench(c, out, progress);
+        return;
+#else
+        throw Error("--render needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
+#endif
+    }
     PLAB_REQUIRE(c.model == "dem", "unknown model '" + c.model + "'; available: dem");
     PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
     PLAB_REQUIRE(c.steps >= 1, "--steps must be at least 1");

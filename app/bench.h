@@ -23,6 +23,8 @@ struct BenchConfig {
     bool separate_integrate = false;
     bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)  // CUDA: integrate as its own kernel (to time it alone)
     std::vector<std::string> assignments;  // --set name=value
+    std::string render = "off";  // off, or whole frames: interop | host (app/frame_bench.h)
+    int width = 1280, height = 720;  // offscreen target of --render
 };
 
 // Runs the benchmark and prints to `out` (progress goes to `progress` when not null).

@@ -94,6 +94,13 @@ int main(int argc, char** argv) {
                         "CUDA: run integrate as its own kernel instead of fused into forces");
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
+    bench_cmd->add_option("--render", bench.render,
+                          "Time whole frames headless: off, interop or host (feed path)")
+        ->capture_default_str();
+    bench_cmd->add_option("--width", bench.width, "Offscreen width for --render")
+        ->capture_default_str();
+    bench_cmd->add_option("--height", bench.height, "Offscreen height for --render")
+        ->capture_default_str();
     bench_cmd->add_option("--set", bench.assignments, "Override a parameter: name=value");
 
     try {

@@ -142,12 +142,14 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
                      std::to_string(pos_.size()) + " needed");
     const GridSpec g = grid_;
     const float radius = grid_radius_;
+    const auto start = Clock::now();
     parallel_for(pos_.size(), [&](uint32_t i) {
         const Vec3 p = xyz(pos_[i]);
         target.positions[i] = to_float4(p, radius);
         target.colors[i] = particle_color(style.color, xyz(vel_[i]), id_[i], cell_index(p, g),
                                           style.speed_scale);
     });
+    last_export_ms_ = ms_between(start, Clock::now());
 }
 
 GridSnapshot CpuSimulator::build_grid() {

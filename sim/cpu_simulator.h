@@ -24,6 +24,7 @@ public:
     Snapshot download() override;
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
+    double last_export_ms() override { return last_export_ms_; }
     void set_options(const SimulatorOptions&) override {}
 
 private:
@@ -37,6 +38,7 @@ private:
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;
+    double last_export_ms_ = 0;
 };
 
 }  // namespace plab::sim

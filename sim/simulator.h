@@ -104,6 +104,9 @@ public:
     // Writes the current particles for drawing. Throws plab::Error when the target is too
     // small or its memory kind is not one this backend can write.
     virtual void export_render(const RenderTarget& target, const RenderStyle& style) = 0;
+    // Device time of the last export_render, ms (CUDA: events around its kernel and, for host
+    // targets, the copies; CPU: the loop). Waits for that export to finish.
+    virtual double last_export_ms() = 0;
 
     // Runs only the grid build and reorder on the current state and returns the result.
     virtual GridSnapshot build_grid() = 0;

@@ -72,6 +72,8 @@ struct CudaSimulator::Impl {
     DeviceBuffer<std::byte> scan_temp;
     DeviceBuffer<DeviceStats> stats;
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
+    Event export_start = make_event(), export_end = make_event();
+    bool export_recorded = false;
 
     Domain domain;
     GridSpec grid;
@@ -366,11 +368,13 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
     Float4* pos_out = target.positions;
     Float4* color_out = target.colors;
     if (!target.on_device) {
-        require_free_device_memory(m.staging.growth_bytes(2 * n), "the host-copy export");
+        require_free_device_memory(m.staging.growth_bytes(2 * n), "the host-copy export",
+                                   2 * sizeof(Float4));
         m.staging.resize(2 * n);
         pos_out = m.staging.data();
         color_out = m.staging.data() + n;
     }
+    m.record(m.export_start.get());
     export_kernel<<<blocks_for(static_cast<uint32_t>(n), 256), 256, 0, s>>>(
         m.pos.data(), m.vel.data(), m.id.data(), static_cast<uint32_t>(n), m.grid, m.grid_radius,
         style, pos_out, color_out);
@@ -380,8 +384,19 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
                                         cudaMemcpyDeviceToHost, s));
         PLAB_CUDA_CHECK(cudaMemcpyAsync(target.colors, color_out, n * sizeof(Float4),
                                         cudaMemcpyDeviceToHost, s));
-        m.sync();
     }
+    m.record(m.export_end.get());
+    m.export_recorded = true;
+    if (!target.on_device) m.sync();
+}
+
+double CudaSimulator::last_export_ms() {
+    Impl& m = *impl_;
+    if (!m.export_recorded) return 0;
+    PLAB_CUDA_CHECK(cudaEventSynchronize(m.export_end.get()));
+    float ms = 0;
+    PLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, m.export_start.get(), m.export_end.get()));
+    return ms;
 }
 
 GridSnapshot CudaSimulator::build_grid() {

@@ -23,6 +23,7 @@ public:
     Snapshot download() override;
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
+    double last_export_ms() override;
     void set_options(const SimulatorOptions& options) override;
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks

@@ -1,0 +1,208 @@
+#include "app/frame_bench.h"
+
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <vector>
+
+#include "app/percentile.h"
+#include "render/egl_context.h"
+#include "render/gl_check.h"
+#include "render/gl_handles.h"
+#include "render/interop_buffer.h"
+#include "render/line_renderer.h"
+#include "render/offscreen_target.h"
+#include "render/orbit_camera.h"
+#include "render/particle_feed.h"
+#include "render/particle_renderer.h"
+#include "sim/error.h"
+#include "sim/presets.h"
+
+namespace plab::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// GPU time of the GL commands between begin() and end(), read back at once (a benchmark may
+// stall; the app's GpuTimer must not).
+class BlockingGlTimer {
+public:
+    BlockingGlTimer() { PLAB_GL_CHECK(glCreateQueries(GL_TIME_ELAPSED, 1, &query_)); }
+    ~BlockingGlTimer() { glDeleteQueries(1, &query_); }
+    BlockingGlTimer(const BlockingGlTimer&) = delete;
+    BlockingGlTimer& operator=(const BlockingGlTimer&) = delete;
+    void begin() { PLAB_GL_CHECK(glBeginQuery(GL_TIME_ELAPSED, query_)); }
+    double end_and_read() {
+        PLAB_GL_CHECK(glEndQuery(GL_TIME_ELAPSED));
+        GLuint64 ns = 0;
+        PLAB_GL_CHECK(glGetQueryObjectui64v(query_, GL_QUERY_RESULT, &ns));
+        return static_cast<double>(ns) * 1e-6;
+    }
+
+private:
+    GLuint query_ = 0;
+};
+
+struct FrameSample {
+    double step_ms = 0;         // device: the simulation step
+    double export_gpu_ms = 0;   // device: the export kernel (+ copies on the host path)
+    double feed_cpu_ms = 0;     // host: map + export + (upload) + unmap, synchronised
+    double draw_gpu_ms = 0;     // GL timer query around the particle and box draw
+    double frame_cpu_ms = 0;    // host: the whole frame, finished (glFinish)
+};
+
+void print_row(std::ostream& out, const char* name, std::vector<double> v) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-30s %10.4f %10.4f %10.4f\n", name, median(v),
+                  percentile(v, 0.1), percentile(v, 0.9));
+    out << line;
+}
+
+}  // namespace
+
+void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    PLAB_REQUIRE(c.render == "interop" || c.render == "host",
+                 "--render takes off, interop or host, not '" + c.render + "'");
+    PLAB_REQUIRE(c.width >= 16 && c.height >= 16 && c.width <= 16384 && c.height <= 16384,
+                 "--width and --height must be between 16 and 16384 pixels");
+    const bool interop = c.render == "interop";
+
+    render::EglContext gl;
+    const sim::Preset preset = sim::parse_preset(c.preset);
+    sim::Params params = sim::preset_params(preset);
+    for (const auto& a : c.assignments) sim::apply_assignment(params, a);
+    params.substeps = 1;
+    sim::validate(params);
+
+    sim::SimulatorOptions options;
+    options.block_size = c.block_size;
+    options.use_graph = c.graph;
+    options.threads_per_particle = c.threads_per_particle;
+    options.fuse_integrate = !c.separate_integrate;
+    options.contact_list = !c.single_pass_forces;
+    std::string fallback;
+    auto simulator = sim::make_simulator(c.backend, &fallback, options);
+    if (interop) {
+        const std::string why = render::interop_unavailable_reason();
+        PLAB_REQUIRE(why.empty(), "--render interop: CUDA-GL interop unavailable: " + why);
+        PLAB_REQUIRE(simulator->backend() == sim::Backend::Cuda,
+                     "--render interop needs the CUDA backend");
+    }
+    const sim::InitialState initial = sim::build_initial_state(
+        sim::preset_scene(preset, c.particles, params), params, c.particles);
+    simulator->reset(initial, params);
+
+    render::OffscreenTarget target(c.width, c.height);
+    render::ParticleRenderer renderer;
+    render::LineRenderer lines;
+    render::ParticleFeed feed;
+    feed.reserve(c.particles);
+    render::OrbitCamera camera;
+    const float aspect = static_cast<float>(c.width) / static_cast<float>(c.height);
+    const glm::vec3 lo{initial.domain.min.x, initial.domain.min.y, initial.domain.min.z};
+    const glm::vec3 hi{initial.domain.max.x, initial.domain.max.y, initial.domain.max.z};
+    camera.frame_box(lo, hi, aspect);
+    render::RenderView view{camera.view(), camera.projection(aspect),
+                            static_cast<float>(c.height)};
+    const glm::mat4 view_projection = view.projection * view.view;
+    const sim::RenderStyle style{sim::ColorMode::Speed, 0.02f};
+    const render::FeedPath path =
+        interop ? render::FeedPath::Interop : render::FeedPath::HostCopy;
+
+    out << "Particle Lab frame bench (headless)\n";
+    out << "  GL           " << gl.renderer() << ", " << gl.version() << " (" << gl.source()
+        << ")\n";
+    out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
+        << simulator->device_name() << "\n";
+    if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
+    out << "  scene        " << c.preset << ", " << c.particles << " particles, "
+        << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
+    out << "  feed         "
+        << (interop ? "CUDA-GL interop (map, export kernel, unmap)"
+                    : "host round trip (export to host, glNamedBufferSubData)")
+        << "\n";
+    out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
+        << (c.graph ? ", step as CUDA graph" : "") << "\n";
+
+    BlockingGlTimer draw_timer;
+    auto frame = [&](bool finish) {
+        FrameSample s;
+        const auto t0 = Clock::now();
+        simulator->step(params);
+        const auto t_feed = Clock::now();
+        feed.feed(*simulator, style, path);
+        s.feed_cpu_ms = ms_since(t_feed);
+        s.export_gpu_ms = simulator->last_export_ms();
+        target.bind();
+        PLAB_GL_CHECK(glViewport(0, 0, c.width, c.height));
+        PLAB_GL_CHECK(glClearColor(0.06f, 0.07f, 0.09f, 1.f));
+        PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+        if (finish) draw_timer.begin();
+        renderer.draw(feed.positions(), feed.colors(),
+                      static_cast<int>(simulator->particle_count()), view, params.radius);
+        lines.draw_box(lo, hi, view_projection, glm::vec4(0.8f, 0.8f, 0.85f, 1.f));
+        if (finish) {
+            s.draw_gpu_ms = draw_timer.end_and_read();
+            PLAB_GL_CHECK(glFinish());
+            s.frame_cpu_ms = ms_since(t0);
+        }
+        return s;
+    };
+
+    for (int i = 0; i < c.warmup; ++i) frame(true);
+    simulator->synchronize();
+    simulator->take_timings();
+
+    // Serial frames: each one finished before the next, so every part can be timed.
+    std::vector<FrameSample> samples;
+    auto last_report = Clock::now();
+    for (int i = 0; i < c.steps; ++i) {
+        samples.push_back(frame(true));
+        if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
+            *progress << "\r  frame " << i + 1 << "/" << c.steps << std::flush;
+            last_report = Clock::now();
+        }
+    }
+    simulator->synchronize();
+    const auto steps = simulator->take_timings();
+    for (std::size_t i = 0; i < samples.size() && i < steps.size(); ++i)
+        samples[i].step_ms = steps[i].total_ms;
+
+    // Pipelined frames: the host queues the next frame while the GPU draws (what the app
+    // does with vsync off); only the end is waited for.
+    const auto t_pipe = Clock::now();
+    for (int i = 0; i < c.steps; ++i) frame(false);
+    PLAB_GL_CHECK(glFinish());
+    simulator->synchronize();
+    simulator->take_timings();
+    const double pipelined_ms = ms_since(t_pipe) / c.steps;
+    if (progress) *progress << "\r" << std::string(40, ' ') << "\r" << std::flush;
+
+    auto col = [&](double FrameSample::*f) {
+        std::vector<double> v;
+        for (const auto& s : samples) v.push_back(s.*f);
+        return v;
+    };
+    out << "\npart of a frame                  median ms     p10 ms     p90 ms\n";
+    print_row(out, "simulation step (device)", col(&FrameSample::step_ms));
+    print_row(out, "export kernel (device)", col(&FrameSample::export_gpu_ms));
+    print_row(out, interop ? "map+export+unmap (host wall)" : "export+copy+upload (host wall)",
+              col(&FrameSample::feed_cpu_ms));
+    print_row(out, "draw particles+box (GL timer)", col(&FrameSample::draw_gpu_ms));
+    print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "\n  frame, pipelined   %.4f ms = %.1f FPS (wall clock over %d frames)\n"
+                  "  frame, serial      %.4f ms = %.1f FPS (median)\n",
+                  pipelined_ms, 1000.0 / pipelined_ms, c.steps, median(col(&FrameSample::frame_cpu_ms)),
+                  1000.0 / median(col(&FrameSample::frame_cpu_ms)));
+    out << line;
+}
+
+}  // namespace plab::app
