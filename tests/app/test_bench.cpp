@@ -6,9 +6,6 @@
 #include "app/bench.h"
 #include "app/percentile.h"
 #include "sim/error.h"
-#if PLAB_TEST_HAS_RENDER
-#include "render/egl_context.h"
-#endif
 
 namespace plab::app {
 namespace {
@@ -63,44 +60,6 @@ TEST(Bench, BadConfigurationIsAClearError) {
     b.assignments = {"dt=-1"};
     EXPECT_NE(fails(b).find("dt"), std::string::npos);
 }
-
-#if PLAB_TEST_HAS_RENDER
-TEST(Bench, RenderedFramesThroughTheHostPath) {
-    BenchConfig c;
-    c.backend = sim::Backend::Cpu;
-    c.particles = 3000;
-    c.steps = 4;
-    c.warmup = 1;
-    c.render = "host";
-    c.width = 320;
-    c.height = 200;
-    std::ostringstream out;
-    try {
-        run_bench(c, out, nullptr);
-    } catch (const render::EglUnavailable& e) {
-        GTEST_SKIP() << "no EGL display here: " << e.what();
-    }
-    const std::string s = out.str();
-    for (const char* want : {"frame bench", "host round trip", "simulation step",
-                             "export kernel", "draw particles+box", "FPS"})
-        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
-}
-
-TEST(Bench, RenderModeIsChecked) {
-    BenchConfig c;
-    c.backend = sim::Backend::Cpu;
-    c.render = "sometimes";
-    std::ostringstream out;
-    try {
-        run_bench(c, out, nullptr);
-        FAIL() << "expected an error";
-    } catch (const render::EglUnavailable& e) {
-        GTEST_SKIP() << "no EGL display here: " << e.what();
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("--render"), std::string::npos) << e.what();
-    }
-}
-#endif
 
 }  // namespace
 }  // namespace plab::app

@@ -1,0 +1,51 @@
+// `particle-lab bench --render`: whole headless frames through EGL (Mesa here, the NVIDIA
+// driver on a GPU host). Skipped where no EGL display can be made.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/bench.h"
+#include "render/egl_context.h"
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+TEST(FrameBench, RenderedFramesThroughTheHostPath) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 3000;
+    c.steps = 4;
+    c.warmup = 1;
+    c.render = "host";
+    c.width = 320;
+    c.height = 200;
+    std::ostringstream out;
+    try {
+        run_bench(c, out, nullptr);
+    } catch (const render::EglUnavailable& e) {
+        GTEST_SKIP() << "no EGL display here: " << e.what();
+    }
+    const std::string s = out.str();
+    for (const char* want : {"frame bench", "host round trip", "simulation step",
+                             "export kernel", "draw particles+box", "FPS"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+}
+
+TEST(FrameBench, RenderModeIsChecked) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.render = "sometimes";
+    std::ostringstream out;
+    try {
+        run_bench(c, out, nullptr);
+        FAIL() << "expected an error";
+    } catch (const render::EglUnavailable& e) {
+        GTEST_SKIP() << "no EGL display here: " << e.what();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--render"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace plab::app
