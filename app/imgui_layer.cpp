@@ -4,6 +4,10 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -39,6 +43,17 @@ ImGuiLayer::ImGuiLayer(GLFWwindow* window) : ini_path_(ini_location()) {
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = ini_path_.empty() ? nullptr : ini_path_.c_str();
     ImGui::StyleColorsDark();
+    // HiDPI: on a screen scaled by the desktop (content scale > 1) draw the panel at that
+    // scale, with the built-in font rasterised at the larger size so it stays crisp.
+    float scale_x = 1.f, scale_y = 1.f;
+    glfwGetWindowContentScale(window, &scale_x, &scale_y);
+    const float scale = std::max(scale_x, scale_y);
+    if (scale > 1.f && scale <= 4.f) {
+        ImGui::GetStyle().ScaleAllSizes(scale);
+        ImFontConfig font;
+        font.SizePixels = 13.f * scale;
+        io.Fonts->AddFontDefault(&font);
+    }
     if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
         ImGui::DestroyContext();
         throw Error("ImGui_ImplGlfw_InitForOpenGL failed");
