@@ -1,9 +1,9 @@
 #include "app/bench.h"
 
-#include <chrono>
 #include <cstdio>
 #include <ostream>
 
+#include "app/bench_run.h"
 #include "app/percentile.h"
 #include "sim/error.h"
 #if PLAB_HAS_RENDER
@@ -19,8 +19,6 @@
 namespace plab::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string fmt(const char* format, double a, double b = 0, double c = 0) {
     char buf[128];
     std::snprintf(buf, sizeof buf, format, a, b, c);
@@ -34,32 +32,6 @@ void print_stage(std::ostream& out, const char* name, const std::vector<double>&
     out << line;
 }
 
-// Runs `steps` steps, then waits and returns their device timings.
-std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p, int steps,
-                                         std::ostream* progress, const char* label) {
-    auto last_report = Clock::now();
-    bool reported = false;
-    for (int i = 0; i < steps; ++i) {
-        s.step(p);
-        if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
-            *progress << "\r  " << label << " step " << i + 1 << "/" << steps << std::flush;
-            last_report = Clock::now();
-            reported = true;
-        }
-    }
-    s.synchronize();
-    if (reported) *progress << "\r" << std::string(48, ' ') << "\r" << std::flush;
-    return s.take_timings();
-}
-
-std::vector<double> column(const std::vector<sim::StageTimings>& t,
-                           double sim::StageTimings::*field) {
-    std::vector<double> v;
-    v.reserve(t.size());
-    for (const auto& s : t) v.push_back(s.*field);
-    return v;
-}
-
 }  // namespace
 
 void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
@@ -71,31 +43,12 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         throw Error("--render needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
 #endif
     }
-    PLAB_REQUIRE(c.model == "dem", "unknown model '" + c.model + "'; available: dem");
-    PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
-    PLAB_REQUIRE(c.steps >= 1, "--steps must be at least 1");
-    PLAB_REQUIRE(c.warmup >= 0, "--warmup must not be negative");
-
-    const sim::Preset preset = sim::parse_preset(c.preset);
-    sim::Params params = sim::preset_params(preset);
-    for (const auto& a : c.assignments) sim::apply_assignment(params, a);
-    // A benchmark step is one dt: per-frame substeps would only multiply every number.
-    params.substeps = 1;
-    sim::validate(params);
-
-    std::string fallback;
-    sim::SimulatorOptions options;
-    options.block_size = c.block_size;
-    options.use_graph = c.graph;
-    options.threads_per_particle = c.threads_per_particle;
-    options.fuse_integrate = !c.separate_integrate;
-    options.contact_list = !c.single_pass_forces;
-    auto simulator = sim::make_simulator(c.backend, &fallback, options);
-    const bool cuda = simulator->backend() == sim::Backend::Cuda;
-
-    const sim::Scene scene = sim::preset_scene(preset, c.particles, params);
-    const sim::InitialState initial = sim::build_initial_state(scene, params, c.particles);
-    simulator->reset(initial, params);
+    BenchRun run(c);
+    sim::Simulator* simulator = &run.simulator();
+    const sim::Params& params = run.params();
+    const sim::InitialState& initial = run.initial();
+    const std::string& fallback = run.fallback();
+    const bool cuda = run.cuda();
 
     const sim::Vec3 lo = initial.domain.min, hi = initial.domain.max;
     out << "Particle Lab bench\n";
@@ -129,35 +82,27 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         out << "\n";
     }
 
-    run_steps(*simulator, params, c.warmup, progress, "warm-up");
-    const auto t0 = Clock::now();
-    const auto measured = run_steps(*simulator, params, c.steps, progress, "measure");
-    const double wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-
-    // A graph step has only its total; take the stage split from plain launches.
-    std::vector<sim::StageTimings> staged = measured;
-    if (cuda && c.graph) {
-        options.use_graph = false;
-        simulator->set_options(options);
-        staged = run_steps(*simulator, params, c.steps, progress, "stages");
-    }
+    const BenchResult result = run.measure(progress);
+    const std::vector<sim::StageTimings>& measured = result.measured;
+    const std::vector<sim::StageTimings>& staged = result.staged;
+    const double wall_ms = result.wall_ms;
 
     const char* clock = cuda ? "CUDA events" : "steady clock";
     out << "\nstage (" << clock << (cuda && c.graph ? ", plain launches" : "")
         << ")   median ms    p10 ms    p90 ms\n";
-    print_stage(out, "grid build", column(staged, &sim::StageTimings::grid_ms));
-    print_stage(out, "sort/reorder", column(staged, &sim::StageTimings::reorder_ms));
+    print_stage(out, "grid build", timing_column(staged, &sim::StageTimings::grid_ms));
+    print_stage(out, "sort/reorder", timing_column(staged, &sim::StageTimings::reorder_ms));
     const bool fused = !staged.empty() && staged.front().integrate_fused;
     print_stage(out, fused ? "forces+integrate" : "forces",
-                column(staged, &sim::StageTimings::forces_ms));
-    if (!fused) print_stage(out, "integrate", column(staged, &sim::StageTimings::integrate_ms));
-    print_stage(out, "step (stages)", column(staged, &sim::StageTimings::total_ms));
+                timing_column(staged, &sim::StageTimings::forces_ms));
+    if (!fused) print_stage(out, "integrate", timing_column(staged, &sim::StageTimings::integrate_ms));
+    print_stage(out, "step (stages)", timing_column(staged, &sim::StageTimings::total_ms));
     if (cuda && c.graph) {
         out << "\nstep as CUDA graph (CUDA events)\n";
-        print_stage(out, "step (graph)", column(measured, &sim::StageTimings::total_ms));
+        print_stage(out, "step (graph)", timing_column(measured, &sim::StageTimings::total_ms));
     }
 
-    const double step_ms = median(column(measured, &sim::StageTimings::total_ms));
+    const double step_ms = median(timing_column(measured, &sim::StageTimings::total_ms));
     const double per_s = 1000.0 * c.steps / wall_ms;
     out << "\n";
     out << fmt("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";

@@ -34,9 +34,12 @@ std::string fixed(double v, const char* format) {
 std::string md_cell(std::string s) {
     std::string out;
     for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
 }
@@ -60,7 +63,8 @@ RecordingStats compute_stats(const Recording& r) {
     s.frame_ms_p99 = percentile(frame, 0.99);
     s.fps = s.frame_ms_median > 0 ? 1000.0 / s.frame_ms_median : std::nan("");
     for (const auto& c : record_columns())
-        if (c.name != "frame_ms" && c.name != "fps") s.stage_medians.push_back(median(column(r, c.field)));
+        if (c.name != "frame_ms" && c.name != "fps")
+            s.stage_medians.push_back(median(column(r, c.field)));
     return s;
 }
 
@@ -90,8 +94,7 @@ std::vector<ConfigDifference> config_differences(const std::vector<const Recordi
 Comparison compare(const std::vector<const Recording*>& recordings,
                    const std::vector<std::string>& names) {
     PLAB_REQUIRE(!recordings.empty(), "a comparison needs at least one recording");
-    PLAB_REQUIRE(recordings.size() == names.size(),
-                 "a comparison needs one name per recording");
+    PLAB_REQUIRE(recordings.size() == names.size(), "a comparison needs one name per recording");
     Comparison c;
     c.names = names;
     std::vector<RecordingStats> stats;

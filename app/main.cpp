@@ -11,6 +11,7 @@
 
 #include "app/app_config.h"
 #include "app/bench.h"
+#include "app/sweep.h"
 #if PLAB_HAS_WINDOW
 #include "app/app.h"
 #endif
@@ -102,6 +103,13 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--height", bench.height, "Offscreen height for --render")
         ->capture_default_str();
     bench_cmd->add_option("--set", bench.assignments, "Override a parameter: name=value");
+    std::vector<std::string> sweeps;
+    std::string sweep_out;
+    bench_cmd->add_option("--sweep", sweeps,
+                          "Measure every combination: key=v1,v2,... (repeatable; keys: "
+                          "particles, backend, preset, block, graph, threads_per_particle, "
+                          "fuse_integrate, contact_list, any parameter)");
+    bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
 
     try {
         cli.parse(argc, argv);
@@ -116,6 +124,12 @@ int main(int argc, char** argv) {
         }
         if (*bench_cmd) {
             bench.backend = plab::sim::parse_backend(backend);
+            if (!sweeps.empty()) {
+                plab::app::run_sweep(bench, sweeps, sweep_out, std::cout, std::cerr,
+                                     isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+                return 0;
+            }
+            if (!sweep_out.empty()) throw plab::Error("--out goes with --sweep");
             // Progress lines only where a person watches; logs stay clean.
             plab::app::run_bench(bench, std::cout, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
             return 0;

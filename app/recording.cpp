@@ -68,11 +68,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 const std::vector<RecordColumn>& record_columns() {
     static const std::vector<RecordColumn> kColumns = {
-        {"frame_ms", &FrameRecord::frame_ms},     {"step_ms", &FrameRecord::step_ms},
-        {"grid_ms", &FrameRecord::grid_ms},       {"reorder_ms", &FrameRecord::reorder_ms},
-        {"forces_ms", &FrameRecord::forces_ms},   {"integrate_ms", &FrameRecord::integrate_ms},
-        {"export_ms", &FrameRecord::export_ms},   {"feed_ms", &FrameRecord::feed_ms},
-        {"draw_ms", &FrameRecord::draw_ms},       {"fps", &FrameRecord::fps},
+        {"frame_ms", &FrameRecord::frame_ms},   {"step_ms", &FrameRecord::step_ms},
+        {"grid_ms", &FrameRecord::grid_ms},     {"reorder_ms", &FrameRecord::reorder_ms},
+        {"forces_ms", &FrameRecord::forces_ms}, {"integrate_ms", &FrameRecord::integrate_ms},
+        {"export_ms", &FrameRecord::export_ms}, {"feed_ms", &FrameRecord::feed_ms},
+        {"draw_ms", &FrameRecord::draw_ms},     {"fps", &FrameRecord::fps},
     };
     return kColumns;
 }
@@ -176,9 +176,9 @@ Recording parse_recording(std::string_view text, std::string_view name) {
         if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
 
     if (lines[0] != kMagic) {
-        fail(name, 1, "not a Particle Lab recording: the first line is '" +
-                          std::string(lines[0].substr(0, 60)) + "', expected '" +
-                          std::string(kMagic) + "'");
+        fail(name, 1,
+             "not a Particle Lab recording: the first line is '" +
+                 std::string(lines[0].substr(0, 60)) + "', expected '" + std::string(kMagic) + "'");
     }
     Recording r;
     std::string format, frames_text;
@@ -188,8 +188,8 @@ Recording parse_recording(std::string_view text, std::string_view name) {
         if (entry.starts_with(' ')) entry.remove_prefix(1);
         const std::size_t eq = entry.find('=');
         if (eq == std::string_view::npos || eq == 0) {
-            fail(name, i + 1, "a header line must read '# key=value', not '" +
-                                  std::string(lines[i]) + "'");
+            fail(name, i + 1,
+                 "a header line must read '# key=value', not '" + std::string(lines[i]) + "'");
         }
         std::string key(entry.substr(0, eq));
         std::string value(entry.substr(eq + 1));
@@ -203,9 +203,12 @@ Recording parse_recording(std::string_view text, std::string_view name) {
         }
     }
     if (format != kFormatVersion) {
-        fail(name, 2, format.empty() ? "no '# format=' line in the header"
-                                     : "format " + format + " is not supported (this build "
-                                           "reads format " + std::string(kFormatVersion) + ")");
+        fail(name, 2,
+             format.empty() ? "no '# format=' line in the header"
+                            : "format " + format +
+                                  " is not supported (this build "
+                                  "reads format " +
+                                  std::string(kFormatVersion) + ")");
     }
     std::size_t expected = 0;
     {
@@ -219,8 +222,9 @@ Recording parse_recording(std::string_view text, std::string_view name) {
     }
     const std::string want = column_line();
     if (lines[i] != want) {
-        fail(name, i + 1, "the columns are '" + std::string(lines[i].substr(0, 200)) +
-                              "', a recording has '" + want + "'");
+        fail(name, i + 1,
+             "the columns are '" + std::string(lines[i].substr(0, 200)) + "', a recording has '" +
+                 want + "'");
     }
     const std::size_t columns = record_columns().size() + 1;
     for (++i; i < lines.size(); ++i) {
@@ -230,16 +234,17 @@ Recording parse_recording(std::string_view text, std::string_view name) {
         }
         const auto cells = split(lines[i], ',');
         if (cells.size() != columns) {
-            fail(name, i + 1, "the row has " + std::to_string(cells.size()) + " cells, expected " +
-                                  std::to_string(columns));
+            fail(name, i + 1,
+                 "the row has " + std::to_string(cells.size()) + " cells, expected " +
+                     std::to_string(columns));
         }
         {
             std::size_t index = 0;
             const char* end = cells[0].data() + cells[0].size();
             const auto res = std::from_chars(cells[0].data(), end, index);
             if (cells[0].empty() || res.ec != std::errc() || res.ptr != end) {
-                fail(name, i + 1, "column 'frame': '" + std::string(cells[0]) +
-                                      "' is not a frame number");
+                fail(name, i + 1,
+                     "column 'frame': '" + std::string(cells[0]) + "' is not a frame number");
             }
         }
         FrameRecord f;
@@ -249,18 +254,19 @@ Recording parse_recording(std::string_view text, std::string_view name) {
             const char* end = cells[c].data() + cells[c].size();
             const auto res = std::from_chars(cells[c].data(), end, v);
             if (cells[c].empty() || res.ec != std::errc() || res.ptr != end) {
-                fail(name, i + 1, "column '" + std::string(col.name) + "': '" +
-                                      std::string(cells[c]) + "' is not a number");
+                fail(name, i + 1,
+                     "column '" + std::string(col.name) + "': '" + std::string(cells[c]) +
+                         "' is not a number");
             }
             f.*col.field = v;
         }
         r.frames.push_back(f);
     }
     if (r.frames.size() != expected) {
-        fail(name, lines.size(), "the header says " + std::to_string(expected) +
-                                     " frames but the file has " +
-                                     std::to_string(r.frames.size()) +
-                                     (r.frames.size() < expected ? " (truncated)" : ""));
+        fail(name, lines.size(),
+             "the header says " + std::to_string(expected) + " frames but the file has " +
+                 std::to_string(r.frames.size()) +
+                 (r.frames.size() < expected ? " (truncated)" : ""));
     }
     return r;
 }

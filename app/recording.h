@@ -16,9 +16,9 @@ namespace plab::app {
 
 // One frame, all times in ms.
 struct FrameRecord {
-    double frame_ms = 0;      // wall time between frame starts
-    double step_ms = 0;       // simulation steps finished this frame (device time)
-    double grid_ms = 0;       // stages of those steps
+    double frame_ms = 0;  // wall time between frame starts
+    double step_ms = 0;   // simulation steps finished this frame (device time)
+    double grid_ms = 0;   // stages of those steps
     double reorder_ms = 0;
     double forces_ms = 0;
     double integrate_ms = 0;  // 0 when fused into forces
@@ -48,10 +48,10 @@ struct Recording {
 // What describe_configuration needs from the running app.
 struct ConfigSource {
     sim::Params params;
-    std::string backend;        // "cpu" / "cuda"
-    std::string device;         // Simulator::device_name()
+    std::string backend;  // "cpu" / "cuda"
+    std::string device;   // Simulator::device_name()
     sim::SimulatorOptions options;
-    std::string feed;           // "interop" or "host"
+    std::string feed;  // "interop" or "host"
     std::size_t particles = 0;
     std::string preset;
     bool vsync = false;

@@ -24,7 +24,7 @@ Recording make(double scale, double step_ms, std::vector<ConfigEntry> config) {
         f.step_ms = step_ms;
         f.grid_ms = 0.5;
         f.forces_ms = step_ms - 0.5;
-        f.integrate_ms = 0;  // fused
+        f.integrate_ms = 0;                  // fused
         f.draw_ms = k % 2 == 0 ? 1.0 : 3.0;  // 51 ones, 50 threes: median 1
         f.fps = f.frame_ms > 0 ? 1000.0 / f.frame_ms : 0;
         r.frames.push_back(f);
@@ -50,8 +50,8 @@ TEST(Comparison, StatsOfKnownFrames) {
     const auto names = stage_names();
     ASSERT_EQ(names.size(), s.stage_medians.size());
     const auto at = [&](const char* n) {
-        return s.stage_medians[static_cast<std::size_t>(
-            std::find(names.begin(), names.end(), n) - names.begin())];
+        return s.stage_medians[static_cast<std::size_t>(std::find(names.begin(), names.end(), n) -
+                                                        names.begin())];
     };
     EXPECT_DOUBLE_EQ(at("step_ms"), 3.0);
     EXPECT_DOUBLE_EQ(at("forces_ms"), 2.5);
@@ -91,11 +91,11 @@ TEST(Comparison, RatiosAgainstTheFirstRecording) {
 }
 
 TEST(Comparison, FindsTheConfigurationThatDiffers) {
-    const Recording a = make(1, 1, {{"backend", "cpu"}, {"feed", "host"}, {"param.dt", "0.5"},
-                                    {"only_a", "1"}});
+    const Recording a =
+        make(1, 1, {{"backend", "cpu"}, {"feed", "host"}, {"param.dt", "0.5"}, {"only_a", "1"}});
     const Recording b = make(1, 1, {{"backend", "cuda"}, {"feed", "host"}, {"param.dt", "0.5"}});
-    const Recording c = make(1, 1, {{"backend", "cuda"}, {"feed", "host"}, {"param.dt", "0.25"},
-                                    {"only_c", "x"}});
+    const Recording c =
+        make(1, 1, {{"backend", "cuda"}, {"feed", "host"}, {"param.dt", "0.25"}, {"only_c", "x"}});
     const auto d = config_differences({&a, &b, &c});
     ASSERT_EQ(d.size(), 4u);
     EXPECT_EQ(d[0].key, "backend");
@@ -115,8 +115,7 @@ TEST(Comparison, MarkdownShowsValuesRatiosAndDifferences) {
     const std::string md = comparison_markdown(compare({&a, &b}, {"cpu run", "cuda|run"}));
     EXPECT_NE(md.find("| metric | cpu run (baseline) | cuda\\|run |"), std::string::npos) << md;
     EXPECT_NE(md.find("| frames | 101 | 101 |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| frame ms median | 100.000 | 150.000 (1.50×) |"), std::string::npos)
-        << md;
+    EXPECT_NE(md.find("| frame ms median | 100.000 | 150.000 (1.50×) |"), std::string::npos) << md;
     EXPECT_NE(md.find("| integrate_ms median | 0.000 | 0.000 (–×) |"), std::string::npos) << md;
     EXPECT_NE(md.find("| backend | cpu | cuda |"), std::string::npos) << md;
     EXPECT_EQ(md.find("| feed |"), std::string::npos) << md;

@@ -63,10 +63,10 @@ TEST(Recording, ConfigurationHasEveryParameterAndSwitch) {
     const Recording r = sample();
     for (const auto& p : sim::param_table())
         EXPECT_NE(r.find("param." + std::string(p.name)), nullptr) << p.name;
-    for (const char* key : {"backend", "device", "preset", "particles", "feed", "vsync",
-                            "variant.block_size", "variant.use_graph",
-                            "variant.threads_per_particle", "variant.fuse_integrate",
-                            "variant.contact_list", "version", "build_type", "commit"})
+    for (const char* key :
+         {"backend", "device", "preset", "particles", "feed", "vsync", "variant.block_size",
+          "variant.use_graph", "variant.threads_per_particle", "variant.fuse_integrate",
+          "variant.contact_list", "version", "build_type", "commit"})
         EXPECT_NE(r.find(key), nullptr) << key;
     EXPECT_EQ(*r.find("variant.block_size"), "128");
     EXPECT_EQ(*r.find("particles"), "4096");
@@ -99,8 +99,9 @@ TEST(Recording, FileStartsWithMagicThenHeaderThenColumns) {
     const std::string text = recording_to_csv(sample());
     EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=1\n# frames=7\n"));
     EXPECT_TRUE(contains(text, "\n# backend=cpu\n"));
-    EXPECT_TRUE(contains(text, "\nframe,frame_ms,step_ms,grid_ms,reorder_ms,forces_ms,"
-                               "integrate_ms,export_ms,feed_ms,draw_ms,fps\n0,16,"));
+    EXPECT_TRUE(contains(text,
+                         "\nframe,frame_ms,step_ms,grid_ms,reorder_ms,forces_ms,"
+                         "integrate_ms,export_ms,feed_ms,draw_ms,fps\n0,16,"));
 }
 
 TEST(Recording, EmptyRecordingRoundTrips) {

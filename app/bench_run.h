@@ -1,0 +1,50 @@
+#pragma once
+// One benchmark configuration set up and measured: the simulator, the preset's scene at the
+// requested size, warm-up, the measured steps and (for CUDA graphs) a second pass with plain
+// launches for the stage split. `particle-lab bench` prints it; `bench --sweep` tabulates it.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/bench.h"
+#include "sim/params.h"
+#include "sim/scene.h"
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+struct BenchResult {
+    std::vector<sim::StageTimings> measured;  // the measured steps (graph totals with --graph)
+    std::vector<sim::StageTimings> staged;    // the same steps with every stage timed
+    double wall_ms = 0;                       // host clock over the measured steps
+};
+
+class BenchRun {
+  public:
+    // Validates `config`, makes the simulator and resets it with the scene. Throws plab::Error.
+    explicit BenchRun(const BenchConfig& config);
+
+    BenchResult measure(std::ostream* progress);
+
+    sim::Simulator& simulator() { return *simulator_; }
+    const sim::Params& params() const { return params_; }
+    const sim::InitialState& initial() const { return initial_; }
+    const sim::SimulatorOptions& options() const { return options_; }
+    // Why CUDA was not used under --backend auto ("" otherwise).
+    const std::string& fallback() const { return fallback_; }
+    bool cuda() const { return simulator_->backend() == sim::Backend::Cuda; }
+
+  private:
+    BenchConfig config_;
+    sim::Params params_;
+    sim::SimulatorOptions options_;
+    std::string fallback_;
+    std::unique_ptr<sim::Simulator> simulator_;
+    sim::InitialState initial_;
+};
+
+// One field of every step, in order.
+std::vector<double> timing_column(const std::vector<sim::StageTimings>& t,
+                                  double sim::StageTimings::*field);
+
+}  // namespace plab::app

@@ -1,0 +1,44 @@
+#pragma once
+// `particle-lab bench --sweep key=v1,v2 ... --out DIR`: the cross product of the swept values,
+// each measured like `bench` (warm-up, measured steps, medians), tabulated in DIR/sweep.csv
+// and DIR/sweep.md.
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/bench.h"
+
+namespace plab::app {
+
+struct SweepAxis {
+    std::string key;  // canonical: particles, backend, preset, block, graph, ...
+    std::vector<std::string> values;
+};
+
+// Parses "key=v1,v2,...". Keys: particles, backend, preset, block, graph (on/off),
+// threads_per_particle, fuse_integrate (on/off), contact_list (on/off) and every parameter of
+// sim::param_table() by name; "variant." in front of a key is accepted. Throws plab::Error
+// naming the known keys or the bad value.
+SweepAxis parse_sweep_axis(std::string_view text);
+
+struct SweepPoint {
+    BenchConfig config;
+    std::vector<std::pair<std::string, std::string>> settings;  // key, value per axis
+};
+
+// Every combination, the last axis varying fastest, each applied to `base`. Checks every value
+// first (so a typo fails before hours of measuring). Throws plab::Error.
+std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes);
+
+// Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (rewritten after every
+// configuration, so an interrupted sweep keeps the finished rows). One line per configuration
+// goes to `progress`; step-level progress to `step_progress` when not null. The Markdown table
+// is also printed to `out`.
+void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
+               const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
+               std::ostream* step_progress);
+
+}  // namespace plab::app

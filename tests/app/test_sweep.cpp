@@ -1,0 +1,177 @@
+// `bench --sweep` on the CPU backend at tiny sizes: every combination measured, a well-formed
+// sweep.csv and sweep.md, progress lines, and clear errors for bad sweep keys and values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/sweep.h"
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+    std::ifstream f(p);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// Splits one CSV line (RFC 4180 quotes, no embedded line breaks).
+std::vector<std::string> csv_cells(const std::string& line) {
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            cells.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            cells.emplace_back();
+        } else {
+            cells.back() += c;
+        }
+    }
+    return cells;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+bool parses_as_number(const std::string& s, double* out) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
+    return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+BenchConfig tiny() {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.steps = 3;
+    c.warmup = 1;
+    return c;
+}
+
+TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
+    const fs::path dir = fs::path(testing::TempDir()) / "plab_sweep_test";
+    fs::remove_all(dir);
+    std::ostringstream out, progress;
+    run_sweep(tiny(), {"particles=500,1000", "preset=classic,granular", "spring=0.4"}, dir, out,
+              progress, nullptr);
+
+    EXPECT_EQ(progress.str(),
+              "[1/4] particles=500 preset=classic spring=0.4\n"
+              "[2/4] particles=500 preset=granular spring=0.4\n"
+              "[3/4] particles=1000 preset=classic spring=0.4\n"
+              "[4/4] particles=1000 preset=granular spring=0.4\n");
+
+    const auto csv = lines_of(read(dir / "sweep.csv"));
+    ASSERT_EQ(csv.size(), 5u);
+    const auto header = csv_cells(csv[0]);
+    const std::vector<std::string> config_cols = {"backend",
+                                                  "device",
+                                                  "preset",
+                                                  "particles",
+                                                  "block",
+                                                  "graph",
+                                                  "threads_per_particle",
+                                                  "fuse_integrate",
+                                                  "contact_list",
+                                                  "spring"};
+    ASSERT_GT(header.size(), config_cols.size());
+    for (std::size_t i = 0; i < config_cols.size(); ++i) EXPECT_EQ(header[i], config_cols[i]);
+    for (const char* stage : {"step_ms", "grid_ms", "reorder_ms", "forces_ms", "integrate_ms"})
+        for (const char* stat : {"_median", "_p10", "_p90"})
+            EXPECT_NE(std::find(header.begin(), header.end(), std::string(stage) + stat),
+                      header.end())
+                << stage << stat;
+    EXPECT_EQ(header.back(), "steps_per_s");
+
+    const char* want_particles[] = {"500", "500", "1000", "1000"};
+    const char* want_preset[] = {"classic", "granular", "classic", "granular"};
+    for (std::size_t r = 1; r < csv.size(); ++r) {
+        const auto cells = csv_cells(csv[r]);
+        ASSERT_EQ(cells.size(), header.size()) << csv[r];
+        EXPECT_EQ(cells[0], "cpu");
+        EXPECT_FALSE(cells[1].empty());
+        EXPECT_EQ(cells[2], want_preset[r - 1]);
+        EXPECT_EQ(cells[3], want_particles[r - 1]);
+        EXPECT_EQ(cells[9], "0.4");
+        std::vector<double> v(header.size());
+        for (std::size_t c = config_cols.size(); c < header.size(); ++c)
+            EXPECT_TRUE(parses_as_number(cells[c], &v[c])) << header[c] << ": '" << cells[c] << "'";
+        // The step's median lies between its p10 and p90, all positive.
+        const std::size_t m = config_cols.size();
+        EXPECT_GT(v[m], 0);
+        EXPECT_LE(v[m + 1], v[m]);
+        EXPECT_LE(v[m], v[m + 2]);
+        EXPECT_GT(v.back(), 0);
+    }
+
+    const std::string md = read(dir / "sweep.md");
+    EXPECT_EQ(out.str().find(md), 0u);  // the table is printed too
+    std::vector<std::string> table;
+    for (const auto& l : lines_of(md))
+        if (l.starts_with("|")) table.push_back(l);
+    ASSERT_EQ(table.size(), 2u + 4u);  // header, separator, one row per configuration
+    const auto bars = [](const std::string& l) { return std::count(l.begin(), l.end(), '|'); };
+    for (const auto& l : table) EXPECT_EQ(bars(l), bars(table[0])) << l;
+    EXPECT_TRUE(table[0].starts_with("| particles | preset | spring | backend | step ms |"));
+    EXPECT_TRUE(table[2].starts_with("| 500 | classic | 0.4 | cpu | ")) << table[2];
+    EXPECT_NE(md.find("4 of 4 configurations, 3 measured steps after 1 warm-up"),
+              std::string::npos);
+    fs::remove_all(dir);
+}
+
+std::string error_of(const std::vector<std::string>& sweeps, const fs::path& dir = "unused") {
+    std::ostringstream out, progress;
+    try {
+        run_sweep(tiny(), sweeps, dir, out, progress, nullptr);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Sweep, BadKeysAndValuesFailBeforeMeasuring) {
+    EXPECT_NE(error_of({"colour=red"}).find("unknown key 'colour'; known: particles"),
+              std::string::npos);
+    EXPECT_NE(error_of({"particles"}).find("--sweep takes key=v1,v2"), std::string::npos);
+    EXPECT_NE(error_of({"particles=100,abc"}).find("'abc' is not a whole number"),
+              std::string::npos);
+    EXPECT_NE(error_of({"particles=100,,200"}).find("empty value"), std::string::npos);
+    EXPECT_NE(error_of({"graph=yes"}).find("must be on or off"), std::string::npos);
+    EXPECT_NE(error_of({"backend=gpu"}).find("gpu"), std::string::npos);
+    EXPECT_NE(error_of({"threads_per_particle=3"}).find("must be 0 (automatic), 1, 2, 4"),
+              std::string::npos);
+    EXPECT_NE(error_of({"spring=-1"}).find("spring"), std::string::npos);
+    EXPECT_NE(error_of({"block=64", "variant.block=128"}).find("given twice"), std::string::npos);
+    EXPECT_NE(error_of({"particles=100"}, "").find("--out DIR"), std::string::npos);
+}
+
+TEST(Sweep, ExpandsLastAxisFastest) {
+    const auto points = expand_sweep(
+        tiny(), {parse_sweep_axis("graph=on,off"), parse_sweep_axis("variant.block_size=32,64")});
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_TRUE(points[0].config.graph);
+    EXPECT_EQ(points[0].config.block_size, 32);
+    EXPECT_EQ(points[1].config.block_size, 64);
+    EXPECT_FALSE(points[2].config.graph);
+    EXPECT_EQ(points[3].settings.back().first, "block");
+}
+
+}  // namespace
+}  // namespace plab::app
