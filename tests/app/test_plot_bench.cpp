@@ -1,0 +1,116 @@
+// scripts/plot_bench.py draws a sweep.csv into PNG files and refuses files that are not one.
+// Needs matplotlib for /usr/bin/python3 (Debian python3-matplotlib); skipped without it.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPython = "/usr/bin/python3";
+
+int run(const std::string& command) {
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+class PlotBench : public testing::Test {
+  protected:
+    void SetUp() override {
+        if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " is not installed";
+        if (run(std::string(kPython) + " -c 'import matplotlib' 2>/dev/null") != 0)
+            GTEST_SKIP() << "matplotlib is not importable by " << kPython
+                         << " (Debian: python3-matplotlib, see scripts/setup.sh)";
+        dir_ = fs::path(testing::TempDir()) / "plab_plot_bench";
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        if (!dir_.empty()) fs::remove_all(dir_);
+    }
+
+    // Runs the script on `csv` (written to a file) and returns its exit code; stderr goes to
+    // err_.
+    int plot(const std::string& csv) {
+        const fs::path in = dir_ / "sweep.csv";
+        std::ofstream(in) << csv;
+        const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " + in.string() +
+                           " --out " + (dir_ / "png").string() + " >/dev/null 2>" +
+                           (dir_ / "err.txt").string());
+        err_ = slurp(dir_ / "err.txt");
+        return rc;
+    }
+
+    fs::path dir_;
+    std::string err_;
+};
+
+// The layout bench --sweep writes: configuration columns, then median/p10/p90 per stage.
+const char* kHeader =
+    "backend,device,preset,particles,block,graph,threads_per_particle,fuse_integrate,"
+    "contact_list,step_ms_median,step_ms_p10,step_ms_p90,grid_ms_median,grid_ms_p10,"
+    "grid_ms_p90,reorder_ms_median,reorder_ms_p10,reorder_ms_p90,forces_ms_median,"
+    "forces_ms_p10,forces_ms_p90,integrate_ms_median,integrate_ms_p10,integrate_ms_p90,"
+    "steps_per_s\n";
+
+std::string row(const char* backend, int particles, double step) {
+    std::ostringstream r;
+    r << backend << ",\"Device, 2 threads\",classic," << particles << ",256,off,0,on,on,"
+      << step << "," << step * 0.9 << "," << step * 1.1;
+    for (int s = 0; s < 4; ++s) r << "," << step / 4 << "," << step / 5 << "," << step / 3;
+    r << "," << 1000 / step << "\n";
+    return r.str();
+}
+
+bool is_png(const fs::path& p) {
+    const std::string bytes = slurp(p);
+    return bytes.size() > 1000 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+TEST_F(PlotBench, WritesStepAndStageCharts) {
+    std::string csv = kHeader;
+    for (int n : {1000, 4000, 16000}) {
+        csv += row("cpu", n, n * 1e-3);
+        csv += row("cuda", n, n * 1e-5);
+    }
+    ASSERT_EQ(plot(csv), 0) << err_;
+    EXPECT_TRUE(is_png(dir_ / "png" / "step_ms.png"));
+    EXPECT_TRUE(is_png(dir_ / "png" / "stages.png"));
+}
+
+TEST_F(PlotBench, MalformedCsvIsAClearError) {
+    EXPECT_EQ(plot("time,value\n1,2\n"), 1);
+    EXPECT_NE(err_.find("line 1: no 'particles' column"), std::string::npos) << err_;
+
+    std::string bad = std::string(kHeader) + row("cpu", 1000, 1.0) + row("cpu", 2000, 2.0);
+    bad.replace(bad.find("2000,256,off,0,on,on,2") + 21, 1, "x");
+    EXPECT_EQ(plot(bad), 1);
+    EXPECT_NE(err_.find("line 3: column 'step_ms_median': 'x' is not a number"),
+              std::string::npos)
+        << err_;
+
+    EXPECT_EQ(plot(std::string(kHeader) + "cpu,dev,classic,1000\n"), 1);
+    EXPECT_NE(err_.find("line 2: 4 cells, the header has 25"), std::string::npos) << err_;
+    EXPECT_FALSE(fs::exists(dir_ / "png" / "step_ms.png"));
+
+    const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
+                       (dir_ / "missing.csv").string() + " 2>" + (dir_ / "err.txt").string());
+    EXPECT_EQ(rc, 1);
+    EXPECT_NE(slurp(dir_ / "err.txt").find("cannot read"), std::string::npos);
+}
+
+}  // namespace
