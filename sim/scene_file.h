@@ -1,0 +1,47 @@
+#pragma once
+// Scene files: JSON that names a preset, overrides parameters (validated against the
+// parameter table), and either lists particle blocks in a domain or asks for the preset's own
+// scene at a given size. Unknown keys are errors, and every error names the file and the key.
+//
+//   {
+//     "name": "granular_pile",
+//     "description": "free text",
+//     "model": "dem",
+//     "preset": "granular",
+//     "params": {"spring": 4000, "collider_radius": 0},
+//     "domain": {"min": [0, 0, 0], "max": [0.5, 0.5, 0.5]},
+//     "blocks": [{"shape": "box", "min": [...], "max": [...], "spacing": 0.0105,
+//                 "jitter": 0.0002, "velocity": [0, 0, 0]}],
+//     "particles": 20000
+//   }
+//
+// Without "blocks" (and "domain") the preset's own scene is built for "particles" particles.
+// With blocks, "particles" is optional and defaults to everything the blocks can place.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "sim/params.h"
+#include "sim/presets.h"
+#include "sim/scene.h"
+
+namespace plab::sim {
+
+struct SceneFile {
+    std::string name;
+    std::string description;
+    Preset preset = Preset::Classic;
+    Params params;         // the preset's, with the file's overrides
+    Scene scene;           // domain and blocks, ready for build_initial_state
+    std::size_t particles = 0;
+};
+
+// Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: ..." for a
+// JSON syntax error).
+SceneFile parse_scene_file(std::string_view json_text, const std::string& source);
+
+// Reads and parses a file; a missing or unreadable file is a plab::Error naming it.
+SceneFile load_scene_file(const std::filesystem::path& path);
+
+}  // namespace plab::sim

@@ -1,0 +1,117 @@
+// Scene files: the shipped ones load and start, and bad files give errors that name the file,
+// the key and what is wrong.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "sim/error.h"
+#include "sim/scene_file.h"
+
+namespace plab::sim {
+namespace {
+
+std::string error_of(const std::string& json) {
+    try {
+        parse_scene_file(json, "test.json");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+void expect_error(const std::string& json, std::initializer_list<const char*> parts) {
+    const std::string msg = error_of(json);
+    ASSERT_FALSE(msg.empty()) << "no error for " << json;
+    EXPECT_EQ(msg.rfind("test.json", 0), 0u) << msg;
+    for (const char* part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
+}
+
+TEST(SceneFile, EveryShippedSceneLoadsAndStarts) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(PLAB_SCENES_DIR)) {
+        if (entry.path().extension() != ".json") continue;
+        SCOPED_TRACE(entry.path().string());
+        const SceneFile f = load_scene_file(entry.path());
+        EXPECT_FALSE(f.name.empty());
+        EXPECT_FALSE(f.description.empty());
+        EXPECT_GT(f.particles, 1000u);
+        const InitialState s = build_initial_state(f.scene, f.params, f.particles);
+        EXPECT_EQ(s.pos.size(), f.particles);
+        ++count;
+    }
+    EXPECT_GE(count, 3);
+}
+
+TEST(SceneFile, ParamsOverrideThePreset) {
+    const SceneFile f = parse_scene_file(
+        R"({"preset": "granular", "particles": 10, "params": {"spring": 4000, "substeps": 3}})",
+        "test.json");
+    EXPECT_EQ(f.preset, Preset::Granular);
+    EXPECT_FLOAT_EQ(f.params.spring, 4000.f);
+    EXPECT_EQ(f.params.substeps, 3);
+    EXPECT_FLOAT_EQ(f.params.gravity_y, -9.81f);  // untouched keys keep the preset's value
+    EXPECT_EQ(f.particles, 10u);
+}
+
+TEST(SceneFile, BlocksDefaultToEverythingTheyPlace) {
+    const SceneFile f = parse_scene_file(R"({
+        "preset": "classic", "domain": {"min": [-1, -1, -1], "max": [1, 1, 1]},
+        "blocks": [{"min": [0, 0, 0], "max": [0.5, 0.5, 0.5], "spacing": 0.125}]})",
+                                         "test.json");
+    EXPECT_EQ(f.particles, 64u);
+    EXPECT_EQ(f.name, "test");
+}
+
+TEST(SceneFile, ErrorsNameTheFileTheKeyAndTheProblem) {
+    expect_error(R"({"preset": "classic", "particles": 10, "colour": 1})",
+                 {"colour", "unknown key", "allowed here"});
+    expect_error(R"({"preset": "classic", "particles": 10, "params": {"sprng": 1}})",
+                 {"params.sprng", "unknown parameter"});
+    expect_error(R"({"preset": "classic", "particles": 10, "params": {"dt": -1}})",
+                 {"params.dt", "allowed range"});
+    expect_error(R"({"preset": "classic", "particles": 10, "params": {"dt": "fast"}})",
+                 {"params.dt", "expected a number"});
+    expect_error(R"({"preset": "sand", "particles": 10})", {"preset", "unknown preset 'sand'"});
+    expect_error(R"({"preset": "classic"})", {"particles"});
+    expect_error(R"({"model": "sph", "preset": "classic", "particles": 1})",
+                 {"model", "available: dem"});
+    expect_error(R"({"preset": "classic", "particles": -3})", {"particles", "whole number"});
+    const std::string box = R"("domain": {"min": [0, 0, 0], "max": [1, 1, 1]})";
+    expect_error(R"({"preset": "classic", )" + box +
+                     R"(, "blocks": [{"min": [0, 0, 0], "max": [1, 1, 1], "spacing": -1}]})",
+                 {"blocks[0].spacing", "positive"});
+    expect_error(R"({"preset": "classic", )" + box +
+                     R"(, "blocks": [{"min": [0, 0], "max": [1, 1, 1], "spacing": 0.5}]})",
+                 {"blocks[0].min", "3 numbers"});
+    expect_error(R"({"preset": "classic", )" + box +
+                     R"(, "blocks": [{"min": [0, 0, 0], "max": [1, 1, 1], "spacing": 0.5,)"
+                     R"( "shape": "cone"}]})",
+                 {"blocks[0].shape", "cone"});
+    expect_error(R"({"preset": "classic", )" + box +
+                     R"(, "particles": 9, "blocks": [{"min": [0, 0, 0], "max": [1, 1, 1],)"
+                     R"( "spacing": 0.5}]})",
+                 {"particles", "more than the blocks can place (8)"});
+    expect_error(R"({"preset": "classic", "domain": {"min": [1, 0, 0], "max": [0, 1, 1]},)"
+                 R"( "blocks": [{"min": [0, 0, 0], "max": [1, 1, 1], "spacing": 0.5}]})",
+                 {"domain", "below"});
+}
+
+TEST(SceneFile, SyntaxErrorsGiveLineAndColumn) {
+    const std::string msg = error_of("{\n  \"preset\": \"classic\",\n  \"particles\": 10,,\n}");
+    EXPECT_NE(msg.find("test.json:3:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("invalid JSON"), std::string::npos) << msg;
+}
+
+TEST(SceneFile, MissingFileIsNamed) {
+    try {
+        load_scene_file("/no/such/scene.json");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/no/such/scene.json: cannot open"),
+                  std::string::npos);
+    }
+}
+
+}  // namespace
+}  // namespace plab::sim
