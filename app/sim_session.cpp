@@ -57,7 +57,11 @@ void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::siz
                          const sim::Params& params) {
     PLAB_REQUIRE(count > 0, "the particle count must be at least 1");
     sim::validate(params);
-    const sim::Scene scene = sim::preset_scene(preset, count, params);
+    // A scene file with its own blocks keeps them at any count (up to what they place);
+    // otherwise the preset's scene is built for the count.
+    const bool own_blocks = scene_file_ && scene_file_->has_own_blocks;
+    const sim::Scene scene =
+        own_blocks ? scene_file_->scene : sim::preset_scene(preset, count, params);
     const sim::InitialState initial = sim::build_initial_state(scene, params, count);
     simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
     preset_ = preset;
@@ -77,7 +81,28 @@ void SimSession::reset(const sim::Params& edited) {
 }
 
 sim::Params SimSession::change_preset(sim::Preset preset) {
-    restart(*simulator_, preset, particle_count(), preset_defaults(preset, particle_count()));
+    std::optional<sim::SceneFile> file = std::move(scene_file_);
+    scene_file_.reset();
+    try {
+        restart(*simulator_, preset, particle_count(), preset_defaults(preset, particle_count()));
+    } catch (...) {
+        scene_file_ = std::move(file);
+        throw;
+    }
+    return params_;
+}
+
+sim::Params SimSession::use_scene_file(const sim::SceneFile& file, std::size_t count) {
+    sim::Params p = file.params;
+    for (const std::string& a : assignments_) sim::apply_assignment(p, a);
+    std::optional<sim::SceneFile> previous = std::move(scene_file_);
+    scene_file_ = file;
+    try {
+        restart(*simulator_, file.preset, count > 0 ? count : file.particles, p);
+    } catch (...) {
+        scene_file_ = std::move(previous);
+        throw;
+    }
     return params_;
 }
 

@@ -5,12 +5,14 @@
 // plab::Error and leaves the running simulation as it was.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/app_config.h"
 #include "sim/params.h"
 #include "sim/presets.h"
 #include "sim/scene.h"
+#include "sim/scene_file.h"
 #include "sim/simulator.h"
 
 namespace plab::app {
@@ -39,8 +41,14 @@ class SimSession {
     void set_params(const sim::Params& edited);
     // Restarts the scene with `edited` (reset-only parameters included).
     void reset(const sim::Params& edited);
-    // Switches preset and restarts; returns the preset's parameters (for the panel).
+    // Switches preset and restarts; returns the preset's parameters (for the panel). Leaves
+    // a scene file, if one was in use, for the preset's own scene.
     sim::Params change_preset(sim::Preset preset);
+    // Starts a scene file with `count` particles (0: the file's own count), the --set
+    // assignments applied over its parameters; returns those parameters (for the panel).
+    sim::Params use_scene_file(const sim::SceneFile& file, std::size_t count = 0);
+    // The scene file in use, if any.
+    const std::optional<sim::SceneFile>& scene_file() const { return scene_file_; }
     // Re-allocates for `count` particles and restarts.
     void change_count(std::size_t count, const sim::Params& edited);
     // Re-creates the simulator on `backend` and restarts.
@@ -65,6 +73,7 @@ class SimSession {
     sim::Domain domain_;
     sim::SimulatorOptions options_;
     std::vector<std::string> assignments_;
+    std::optional<sim::SceneFile> scene_file_;
 };
 
 // The default particle count for a backend.

@@ -184,6 +184,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
             top.at("blocks").fail("expected a non-empty array of blocks");
         for (std::size_t i = 0; i < blocks.size(); ++i)
             f.scene.blocks.push_back(block(blocks[i], top.at("blocks").index(i)));
+        f.has_own_blocks = true;
         const std::size_t capacity = scene_capacity(f.scene);
         if (!root.contains("particles")) f.particles = capacity;
         if (f.particles > capacity)

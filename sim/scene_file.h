@@ -35,6 +35,7 @@ struct SceneFile {
     Params params;         // the preset's, with the file's overrides
     Scene scene;           // domain and blocks, ready for build_initial_state
     std::size_t particles = 0;
+    bool has_own_blocks = false;  // false: `scene` is the preset's, built for `particles`
 };
 
 // Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: ..." for a

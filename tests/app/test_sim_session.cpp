@@ -1,0 +1,60 @@
+// The app's simulation session with scene files: start one, change its size within what its
+// blocks place, refuse more and keep running, and leave it for a preset.
+#include <gtest/gtest.h>
+
+#include "app/sim_session.h"
+#include "sim/error.h"
+#include "sim/scene_file.h"
+
+namespace plab::app {
+namespace {
+
+AppConfig small_cpu_config() {
+    AppConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 500;
+    return c;
+}
+
+const char* kBlockScene = R"({
+    "name": "cube", "preset": "granular", "params": {"spring": 4000},
+    "domain": {"min": [0, 0, 0], "max": [0.2, 0.2, 0.2]},
+    "blocks": [{"min": [0, 0, 0], "max": [0.1, 0.1, 0.1], "spacing": 0.0125}]})";
+
+TEST(SimSession, StartsASceneFileWithItsBlocksAndParameters) {
+    SimSession session(small_cpu_config());
+    const sim::SceneFile file = sim::parse_scene_file(kBlockScene, "cube.json");
+    const sim::Params p = session.use_scene_file(file);
+    EXPECT_EQ(session.particle_count(), 512u);  // 8³ lattice points
+    EXPECT_FLOAT_EQ(p.spring, 4000.f);
+    EXPECT_FLOAT_EQ(session.domain().max.x, 0.2f);
+    ASSERT_TRUE(session.scene_file().has_value());
+    EXPECT_EQ(session.scene_file()->name, "cube");
+
+    session.change_count(100, session.params());  // fewer than the blocks place: fine
+    EXPECT_EQ(session.particle_count(), 100u);
+    EXPECT_FLOAT_EQ(session.domain().max.x, 0.2f);
+    EXPECT_THROW(session.change_count(600, session.params()), Error);
+    EXPECT_EQ(session.particle_count(), 100u) << "a refused size keeps the running scene";
+    session.step();
+}
+
+TEST(SimSession, AFailedSceneFileKeepsTheRunningScene) {
+    SimSession session(small_cpu_config());
+    const sim::SceneFile file = sim::parse_scene_file(kBlockScene, "cube.json");
+    EXPECT_THROW(session.use_scene_file(file, 10'000), Error);  // more than the blocks place
+    EXPECT_EQ(session.particle_count(), 500u);
+    EXPECT_FALSE(session.scene_file().has_value());
+}
+
+TEST(SimSession, ChangingPresetLeavesTheSceneFile) {
+    SimSession session(small_cpu_config());
+    session.use_scene_file(sim::parse_scene_file(kBlockScene, "cube.json"));
+    session.change_preset(sim::Preset::Classic);
+    EXPECT_FALSE(session.scene_file().has_value());
+    EXPECT_EQ(session.preset(), sim::Preset::Classic);
+    EXPECT_FLOAT_EQ(session.domain().max.x, 1.f);
+}
+
+}  // namespace
+}  // namespace plab::app
