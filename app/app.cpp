@@ -82,6 +82,8 @@ App::App(const AppConfig& config)
                     facts_.interop_reason.c_str());
     }
     std::fflush(stdout);
+    // A timed run's recording: every frame interval of the run.
+    if (!config_.record.empty()) recorder_.start(configuration(), config_.frames - 1);
     last_frame_start_ = std::chrono::steady_clock::now();
 }
 
@@ -176,6 +178,7 @@ void App::sync() {
             diverged_ = false;
         }
     }
+    sync_recording();
     if (r.step_once) step_once_ = true;
     if (r.frame_scene) frame_scene();
     if (r.screenshot) {
@@ -293,7 +296,7 @@ void App::draw_scene(WindowSize fb) {
 
 void App::draw_panel_layer() {
     imgui_->begin_frame();
-    if (ui_.view.show_panel) draw_panel(ui_, session_, history_, facts_);
+    if (ui_.view.show_panel) draw_panel(ui_, session_, history_, facts_, record_ui_, recorder_);
     panel_timer_.begin();
     imgui_->end_frame();
     panel_timer_.end();
@@ -311,6 +314,8 @@ bool App::frame() {
         const double ms = ms_between(last_frame_start_, start);
         history_.frame_ms.push(static_cast<float>(ms));
         measured_ms_ += ms;
+        // The frame that just ended, with the timings it gathered.
+        if (recorder_.active()) record_frame(ms);
     }
     last_frame_start_ = start;
 

@@ -11,6 +11,9 @@
 #include "app/glfw_window.h"
 #include "app/imgui_layer.h"
 #include "app/panel.h"
+#include "app/record_panel.h"
+#include "app/recorder.h"
+#include "app/recording.h"
 #include "app/sim_session.h"
 #include "app/ui_state.h"
 #include "render/gpu_timer.h"
@@ -45,6 +48,12 @@ class App {
     void draw_panel_layer();
     void save_screenshot(const std::string& path, WindowSize framebuffer);
     void frame_scene();
+    // Recording (app/app_record.cpp): the configuration now, one row per finished frame, and
+    // saving when a recording ends.
+    std::vector<ConfigEntry> configuration() const;
+    void sync_recording();
+    void record_frame(double frame_ms);
+    void finish_recording();
     // The part of the framebuffer the scene is drawn in: right of the panel when it is open
     // against the left edge (and leaves room), else all of it.
     struct Viewport {
@@ -78,6 +87,8 @@ class App {
     sim::Params submitted_;  // the last edit handed to the session (validated or refused)
     FrameHistory history_;
     PanelFacts facts_;
+    Recorder recorder_;
+    RecordUi record_ui_;
     bool step_once_ = false;
     bool diverged_ = false;
     long frames_ = 0;

@@ -18,6 +18,7 @@ struct AppConfig {
     sim::ColorMode color = sim::ColorMode::Speed;
     int frames = 0;          // > 0: run this many frames, then exit
     std::string screenshot;  // with frames: write the last frame here (PNG)
+    std::string record;      // with frames: record every frame into this file (CSV recording)
     bool vsync = true;
     bool show_panel = true;
     int width = 1280;  // window size in screen coordinates

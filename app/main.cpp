@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     cli.add_option("--screenshot", app.screenshot,
                    "With --frames: save the last frame to this PNG file");
+    cli.add_option("--record", app.record,
+                   "With --frames: record the frame timings and configuration into this CSV file");
     cli.add_option("--vsync", app_vsync, "Sync to the display: on or off")
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
@@ -136,6 +138,10 @@ int main(int argc, char** argv) {
         }
         if (!app.screenshot.empty() && app.frames == 0) {
             throw plab::Error("--screenshot needs --frames N (the frame to save)");
+        }
+        if (!app.record.empty() && app.frames < 2) {
+            throw plab::Error(
+                "--record needs --frames N (at least 2: N-1 frame times are recorded)");
         }
         app.backend = plab::sim::parse_backend(app_backend);
         app.preset = plab::sim::parse_preset(app_preset);

@@ -299,7 +299,7 @@ void help_section() {
 }  // namespace
 
 void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
-                const PanelFacts& facts) {
+                const PanelFacts& facts, RecordUi& record, const Recorder& recorder) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
         ImVec2(viewport->WorkPos.x + kPanelMargin, viewport->WorkPos.y + kPanelMargin),
@@ -337,6 +337,8 @@ void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& hist
     view_section(ui);
     timing_section(session, history, facts);
     optimizations_section(ui, session, facts);
+    draw_record_section(record, recorder);
+    draw_compare_section(record);
     help_section();
     ImGui::PopItemWidth();
     ImGui::End();

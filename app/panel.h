@@ -1,13 +1,16 @@
 #pragma once
 // The ImGui panel: Simulation (sliders generated from the Params table, preset, colour,
 // particle count, pause / step / reset), Timing (rates, per-stage times, rolling plots,
-// device facts) and Optimizations (backend, interop vs host copy, CUDA kernel options).
+// device facts), Optimizations (backend, interop vs host copy, CUDA kernel options), and
+// Record / Compare (app/record_panel.h).
 // It only edits UiState; the frame loop applies the edits.
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include "app/frame_history.h"
+#include "app/record_panel.h"
+#include "app/recorder.h"
 #include "app/sim_session.h"
 #include "app/ui_state.h"
 
@@ -34,6 +37,6 @@ inline constexpr float kPanelWidth = 400.f;
 inline constexpr float kPanelMargin = 10.f;
 
 void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
-                const PanelFacts& facts);
+                const PanelFacts& facts, RecordUi& record, const Recorder& recorder);
 
 }  // namespace plab::app

@@ -1,0 +1,90 @@
+// The recorder behind the panel's Record button and --record: frame counts, recording until
+// stopped, configuration changes noted in the header, file names and saving.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "app/recorder.h"
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<ConfigEntry> kConfig = {
+    {"backend", "cuda"}, {"feed", "interop"}, {"particles", "262144"}, {"param.dt", "0.5"}};
+
+FrameRecord frame(double ms) {
+    FrameRecord f;
+    f.frame_ms = ms;
+    f.fps = 1000.0 / ms;
+    return f;
+}
+
+TEST(Recorder, StopsAtTheRequestedFrameCount) {
+    Recorder r;
+    EXPECT_FALSE(r.active());
+    EXPECT_FALSE(r.add(frame(1), kConfig));  // idle: ignored
+    r.start(kConfig, 3);
+    EXPECT_TRUE(r.active());
+    EXPECT_FALSE(r.add(frame(10), kConfig));
+    EXPECT_FALSE(r.add(frame(11), kConfig));
+    EXPECT_EQ(r.recorded(), 2u);
+    EXPECT_TRUE(r.add(frame(12), kConfig));
+    const Recording rec = r.finish();
+    EXPECT_FALSE(r.active());
+    EXPECT_EQ(rec.config, kConfig);  // nothing changed: no changed_during entry
+    ASSERT_EQ(rec.frames.size(), 3u);
+    EXPECT_EQ(rec.frames[2].frame_ms, 12);
+}
+
+TEST(Recorder, UntilStoppedAndChangedKeysNoted) {
+    Recorder r;
+    r.start(kConfig, 0);
+    auto moved = kConfig;
+    moved[3].second = "0.25";
+    moved.emplace_back("new_key", "1");
+    for (int i = 0; i < 500; ++i) EXPECT_FALSE(r.add(frame(5), i < 10 ? kConfig : moved));
+    const Recording rec = r.finish();
+    EXPECT_EQ(rec.frames.size(), 500u);
+    ASSERT_NE(rec.find("changed_during"), nullptr);
+    EXPECT_EQ(*rec.find("changed_during"), "param.dt new_key");
+    EXPECT_EQ(*rec.find("param.dt"), "0.5");  // the header keeps the starting value
+    // A new start drops what was there.
+    r.start(kConfig, 2);
+    EXPECT_EQ(r.recorded(), 0u);
+}
+
+TEST(Recorder, FileNamesAndSaving) {
+    Recording rec{kConfig, {frame(4), frame(5)}};
+    const std::time_t when = 1'700'000'000;
+    const std::string name = recording_file_name(rec, when);
+    EXPECT_TRUE(name.starts_with("particle-lab-20")) << name;
+    EXPECT_TRUE(name.ends_with("-cuda-interop-262144.csv")) << name;
+
+    const fs::path dir = fs::path(testing::TempDir()) / "plab_recorder_test" / "nested";
+    fs::remove_all(dir.parent_path());
+    const fs::path first = save_recording(rec, dir, when);
+    const fs::path second = save_recording(rec, dir, when);  // same second: kept apart
+    EXPECT_NE(first, second);
+    EXPECT_TRUE(second.filename().string().ends_with("-2.csv")) << second;
+    const Recording back = read_recording(second);
+    EXPECT_EQ(back.config, rec.config);
+    EXPECT_EQ(back.frames.size(), 2u);
+    fs::remove_all(dir.parent_path());
+    EXPECT_THROW(save_recording(rec, "", when), Error);
+}
+
+TEST(Recorder, ExpandsHome) {
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) GTEST_SKIP() << "HOME is not set";
+    EXPECT_EQ(expand_home("~/particle-lab-recordings"), fs::path(home) / "particle-lab-recordings");
+    EXPECT_EQ(expand_home("~"), fs::path(home));
+    EXPECT_EQ(expand_home("/data/~x"), fs::path("/data/~x"));
+    EXPECT_EQ(expand_home("~user/x"), fs::path("~user/x"));
+}
+
+}  // namespace
+}  // namespace plab::app
