@@ -50,7 +50,7 @@ class App {
     void frame_scene();
     // Recording (app/app_record.cpp): the configuration now, one row per finished frame, and
     // saving when a recording ends.
-    std::vector<ConfigEntry> configuration() const;
+    std::vector<ConfigEntry> configuration();
     void sync_recording();
     void record_frame(double frame_ms);
     void finish_recording();
@@ -89,6 +89,10 @@ class App {
     PanelFacts facts_;
     Recorder recorder_;
     RecordUi record_ui_;
+    // Simulator::device_name() queries the driver or reads /proc: asked once per backend, not
+    // in every recorded frame.
+    std::string device_name_;
+    sim::Backend device_backend_ = sim::Backend::Auto;
     bool step_once_ = false;
     bool diverged_ = false;
     long frames_ = 0;

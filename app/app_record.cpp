@@ -7,11 +7,15 @@
 
 namespace plab::app {
 
-std::vector<ConfigEntry> App::configuration() const {
+std::vector<ConfigEntry> App::configuration() {
+    if (device_name_.empty() || device_backend_ != session_.backend()) {
+        device_name_ = session_.simulator().device_name();
+        device_backend_ = session_.backend();
+    }
     ConfigSource s;
     s.params = session_.params();
     s.backend = std::string(sim::backend_name(session_.backend()));
-    s.device = session_.simulator().device_name();
+    s.device = device_name_;
     s.options = session_.options();
     s.feed = facts_.feeding_interop ? "interop" : "host";
     s.particles = session_.particle_count();
