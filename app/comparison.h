@@ -40,6 +40,8 @@ inline constexpr const char* kAbsent = "(absent)";
 struct Comparison {
     std::vector<std::string> names;  // the first is the baseline
     std::vector<std::size_t> frames;
+    // In this order: frame ms median, p5, p95, p99, FPS, then "<stage> median" per
+    // stage_names().
     std::vector<Metric> metrics;
     std::vector<ConfigDifference> differences;  // in the baseline's key order, then new keys
 };

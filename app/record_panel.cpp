@@ -116,6 +116,24 @@ void metrics_table(const Comparison& c) {
     ImGui::EndTable();
 }
 
+// Median frame time per recording as bars on one scale (the longest p95 fills a bar).
+void frame_time_bars(const Comparison& c) {
+    const Metric& median = c.metrics[0];  // compare() puts the frame-time median first
+    const Metric& p5 = c.metrics[1];
+    const Metric& p95 = c.metrics[2];
+    double longest = 0;
+    for (double v : p95.values) longest = std::max(longest, v);
+    if (!(longest > 0)) return;
+    for (std::size_t i = 0; i < c.names.size(); ++i) {
+        char label[32];
+        std::snprintf(label, sizeof label, "%.2f ms", median.values[i]);
+        ImGui::ProgressBar(static_cast<float>(median.values[i] / longest),
+                           ImVec2(ImGui::GetFontSize() * 10.f, 0.f), label);
+        ImGui::SameLine();
+        ImGui::Text("%s (p5 %.2f, p95 %.2f)", c.names[i].c_str(), p5.values[i], p95.values[i]);
+    }
+}
+
 void differences_table(const Comparison& c) {
     if (c.differences.empty()) {
         ImGui::TextColored(kDim, "The configurations are identical.");
@@ -221,6 +239,7 @@ void draw_compare_section(RecordUi& ui) {
         message_line(ui);
         return;
     }
+    frame_time_bars(*ui.comparison);
     metrics_table(*ui.comparison);
     differences_table(*ui.comparison);
     for (const bool markdown : {true, false}) {
