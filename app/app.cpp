@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "app/gpu_memory.h"
+#include "app/scene_list.h"
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 #include "render/screenshot.h"
@@ -48,6 +50,12 @@ App::App(const AppConfig& config)
     imgui_ = std::make_unique<ImGuiLayer>(window_.handle());
 
     ui_.params = session_.params();
+    ui_.scenes = find_scene_files();
+    if (const auto& file = session_.scene_file()) {
+        for (std::size_t i = 0; i < ui_.scenes.size(); ++i)
+            if (std::filesystem::path(ui_.scenes[i]).stem() == file->name)
+                ui_.scene_index = static_cast<int>(i);
+    }
     submitted_ = ui_.params;
     ui_.vsync = config.vsync;
     ui_.view.color = config.color;
@@ -157,6 +165,20 @@ void App::sync() {
             submitted_ = ui_.params;
             diverged_ = false;
             frame_scene();
+        }
+    }
+    if (r.scene) {
+        if (attempt("Loading the scene", [&] {
+                const sim::SceneFile file = sim::load_scene_file(*r.scene);
+                feed_.reserve(file.particles);  // first: a failed start then only leaves buffers
+                ui_.params = session_.use_scene_file(file);
+            })) {
+            submitted_ = ui_.params;
+            diverged_ = false;
+            ui_.particles_field = static_cast<int>(session_.particle_count());
+            frame_scene();
+            ui_.say("Scene " + session_.scene_file()->name + ": " +
+                    session_.scene_file()->description);
         }
     }
     if (r.particles) {

@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "sim/color_map.h"
+#include "sim/scene_file.h"
 #include "sim/presets.h"
 #include "sim/simulator.h"
 
@@ -15,6 +18,7 @@ struct AppConfig {
     sim::Preset preset = sim::Preset::Classic;
     std::size_t particles = 0;             // 0: the default for the backend in use
     std::vector<std::string> assignments;  // --set name=value, applied over the preset
+    std::optional<sim::SceneFile> scene_file;  // --scene FILE, loaded and checked up front
     sim::ColorMode color = sim::ColorMode::Speed;
     int frames = 0;          // > 0: run this many frames, then exit
     std::string screenshot;  // with frames: write the last frame here (PNG)

@@ -49,14 +49,15 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const sim::InitialState& initial = run.initial();
     const std::string& fallback = run.fallback();
     const bool cuda = run.cuda();
+    const std::size_t particles = simulator->particle_count();
 
     const sim::Vec3 lo = initial.domain.min, hi = initial.domain.max;
     out << "Particle Lab bench\n";
     out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
         << simulator->device_name() << "\n";
     if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
-    out << "  model        " << c.model << ", preset " << c.preset << "\n";
-    out << "  particles    " << c.particles << "\n";
+    out << "  model        " << c.model << ", " << run.label() << "\n";
+    out << "  particles    " << particles << "\n";
     out << "  domain       " << fmt("[%g, %g] x ", lo.x, hi.x) << fmt("[%g, %g] x ", lo.y, hi.y)
         << fmt("[%g, %g] m", lo.z, hi.z) << ", grid " << initial.grid.dim_x << "x"
         << initial.grid.dim_y << "x" << initial.grid.dim_z << " = "
@@ -66,7 +67,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     if (cuda) {
 #if PLAB_HAS_CUDA
         out << fmt("  GPU memory   %.1f MiB for the state and grid\n",
-                   sim::cuda::device_bytes_needed(c.particles, initial.grid.num_cells()) /
+                   sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) /
                        1048576.0);
 #endif
         out << "  launch       " << (c.graph ? "CUDA graph per step" : "plain launches")
@@ -107,7 +108,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     out << "\n";
     out << fmt("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
     out << fmt("  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured steps)\n",
-               per_s, per_s * static_cast<double>(c.particles));
+               per_s, per_s * static_cast<double>(particles));
 
     const sim::SimStats st = simulator->stats(params);
     // The work the force pass did per particle on the final state (explains its time).

@@ -15,6 +15,9 @@ struct BenchConfig {
     std::string model = "dem";
     std::string preset = "classic";
     std::size_t particles = 65536;
+    bool particles_given = true;   // false: a --scene file's own count applies
+    std::string scene;             // scene file (JSON); its preset and parameters replace
+                                   // --preset, and --set applies over them
     int steps = 200;
     int warmup = 20;
     bool graph = false;

@@ -5,6 +5,7 @@
 
 #include "sim/error.h"
 #include "sim/presets.h"
+#include "sim/scene_file.h"
 
 namespace plab::app {
 namespace {
@@ -31,18 +32,41 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
 
 }  // namespace
 
+BenchScene bench_scene(const BenchConfig& c) {
+    BenchScene s;
+    sim::Preset preset;
+    if (c.scene.empty()) {
+        preset = sim::parse_preset(c.preset);
+        s.params = sim::preset_params(preset);
+        s.particles = c.particles;
+        s.label = "preset " + c.preset;
+    } else {
+        const sim::SceneFile file = sim::load_scene_file(c.scene);
+        preset = file.preset;
+        s.params = file.params;
+        s.particles = c.particles_given ? c.particles : file.particles;
+        s.label = "scene " + file.name + " (" + c.scene + "), preset " +
+                  std::string(sim::preset_name(preset));
+        if (file.has_own_blocks) s.scene = file.scene;
+    }
+    PLAB_REQUIRE(s.particles >= 1, "--particles must be at least 1");
+    for (const auto& a : c.assignments) sim::apply_assignment(s.params, a);
+    // A benchmark step is one dt: per-frame substeps would only multiply every number.
+    s.params.substeps = 1;
+    sim::validate(s.params);
+    if (s.scene.blocks.empty()) s.scene = sim::preset_scene(preset, s.particles, s.params);
+    return s;
+}
+
 BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     PLAB_REQUIRE(c.model == "dem", "unknown model '" + c.model + "'; available: dem");
     PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
     PLAB_REQUIRE(c.steps >= 1, "--steps must be at least 1");
     PLAB_REQUIRE(c.warmup >= 0, "--warmup must not be negative");
 
-    const sim::Preset preset = sim::parse_preset(c.preset);
-    params_ = sim::preset_params(preset);
-    for (const auto& a : c.assignments) sim::apply_assignment(params_, a);
-    // A benchmark step is one dt: per-frame substeps would only multiply every number.
-    params_.substeps = 1;
-    sim::validate(params_);
+    BenchScene setup = bench_scene(c);
+    params_ = setup.params;
+    label_ = setup.label;
 
     options_.block_size = c.block_size;
     options_.use_graph = c.graph;
@@ -51,8 +75,7 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     options_.contact_list = !c.single_pass_forces;
     simulator_ = sim::make_simulator(c.backend, &fallback_, options_);
 
-    const sim::Scene scene = sim::preset_scene(preset, c.particles, params_);
-    initial_ = sim::build_initial_state(scene, params_, c.particles);
+    initial_ = sim::build_initial_state(setup.scene, params_, setup.particles);
     simulator_->reset(initial_, params_);
 }
 

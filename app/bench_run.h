@@ -13,6 +13,17 @@
 
 namespace plab::app {
 
+// The parameters, scene and particle count a benchmark configuration asks for: the preset's
+// scene at --particles, or a --scene file; --set applied; substeps forced to 1 (a benchmark
+// step is one dt). Throws plab::Error on a bad configuration.
+struct BenchScene {
+    sim::Params params;
+    sim::Scene scene;
+    std::size_t particles = 0;
+    std::string label;  // "preset classic" or "scene mixer (assets/scenes/mixer.json)"
+};
+BenchScene bench_scene(const BenchConfig& config);
+
 struct BenchResult {
     std::vector<sim::StageTimings> measured;  // the measured steps (graph totals with --graph)
     std::vector<sim::StageTimings> staged;    // the same steps with every stage timed
@@ -28,6 +39,7 @@ class BenchRun {
 
     sim::Simulator& simulator() { return *simulator_; }
     const sim::Params& params() const { return params_; }
+    const std::string& label() const { return label_; }  // what scene ran (BenchScene::label)
     const sim::InitialState& initial() const { return initial_; }
     const sim::SimulatorOptions& options() const { return options_; }
     // Why CUDA was not used under --backend auto ("" otherwise).
@@ -37,6 +49,7 @@ class BenchRun {
   private:
     BenchConfig config_;
     sim::Params params_;
+    std::string label_;
     sim::SimulatorOptions options_;
     std::string fallback_;
     std::unique_ptr<sim::Simulator> simulator_;

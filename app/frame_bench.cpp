@@ -7,6 +7,7 @@
 #include <ostream>
 #include <vector>
 
+#include "app/bench_run.h"
 #include "app/percentile.h"
 #include "render/egl_context.h"
 #include "render/gl_check.h"
@@ -74,11 +75,8 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     const bool interop = c.render == "interop";
 
     render::EglContext gl;
-    const sim::Preset preset = sim::parse_preset(c.preset);
-    sim::Params params = sim::preset_params(preset);
-    for (const auto& a : c.assignments) sim::apply_assignment(params, a);
-    params.substeps = 1;
-    sim::validate(params);
+    const BenchScene setup = bench_scene(c);
+    const sim::Params& params = setup.params;
 
     sim::SimulatorOptions options;
     options.block_size = c.block_size;
@@ -94,15 +92,15 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
         PLAB_REQUIRE(simulator->backend() == sim::Backend::Cuda,
                      "--render interop needs the CUDA backend");
     }
-    const sim::InitialState initial = sim::build_initial_state(
-        sim::preset_scene(preset, c.particles, params), params, c.particles);
+    const sim::InitialState initial =
+        sim::build_initial_state(setup.scene, params, setup.particles);
     simulator->reset(initial, params);
 
     render::OffscreenTarget target(c.width, c.height);
     render::ParticleRenderer renderer;
     render::LineRenderer lines;
     render::ParticleFeed feed;
-    feed.reserve(c.particles);
+    feed.reserve(setup.particles);
     render::OrbitCamera camera;
     const float aspect = static_cast<float>(c.width) / static_cast<float>(c.height);
     const glm::vec3 lo{initial.domain.min.x, initial.domain.min.y, initial.domain.min.z};
@@ -121,7 +119,7 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
         << simulator->device_name() << "\n";
     if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
-    out << "  scene        " << c.preset << ", " << c.particles << " particles, "
+    out << "  scene        " << setup.label << ", " << setup.particles << " particles, "
         << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
     out << "  feed         "
         << (interop ? "CUDA-GL interop (map, export kernel, unmap)"

@@ -72,6 +72,16 @@ void App::on_key(int key, int action, int /*mods*/) {
         case GLFW_KEY_V:
             ui_.vsync = !ui_.vsync;
             break;
+        case GLFW_KEY_LEFT_BRACKET:
+        case GLFW_KEY_RIGHT_BRACKET:
+            if (!ui_.scenes.empty()) {
+                const int n = static_cast<int>(ui_.scenes.size());
+                const int step = key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1;
+                const int from = ui_.scene_index < 0 ? (step > 0 ? -1 : 0) : ui_.scene_index;
+                ui_.scene_index = ((from + step) % n + n) % n;
+                ui_.requests.scene = ui_.scenes[static_cast<std::size_t>(ui_.scene_index)];
+            }
+            break;
         case GLFW_KEY_ESCAPE:
             window_.request_close();
             break;

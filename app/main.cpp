@@ -18,6 +18,7 @@
 #include "sim/error.h"
 #include "sim/params.h"
 #include "sim/presets.h"
+#include "sim/scene_file.h"
 
 namespace {
 
@@ -53,6 +54,9 @@ int main(int argc, char** argv) {
     cli.add_option("--preset", app_preset, "Scene preset: classic or granular")
         ->check(CLI::IsMember({"classic", "granular"}))
         ->capture_default_str();
+    std::string app_scene;
+    cli.add_option("--scene", app_scene,
+                   "Scene file (JSON), e.g. assets/scenes/mixer.json; overrides --preset");
     cli.add_option("--particles", app.particles,
                    "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
         ->check(CLI::PositiveNumber);
@@ -82,6 +86,8 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
     bench_cmd->add_option("--model", bench.model, "Physics model (dem)")->capture_default_str();
     bench_cmd->add_option("--preset", bench.preset, "classic or granular")->capture_default_str();
+    bench_cmd->add_option("--scene", bench.scene,
+                          "Scene file (JSON); replaces --preset, its own count unless --particles");
     bench_cmd->add_option("--particles", bench.particles, "Number of particles")
         ->capture_default_str();
     bench_cmd->add_option("--steps", bench.steps, "Measured steps")->capture_default_str();
@@ -126,6 +132,7 @@ int main(int argc, char** argv) {
         }
         if (*bench_cmd) {
             bench.backend = plab::sim::parse_backend(backend);
+            bench.particles_given = bench_cmd->count("--particles") > 0;
             if (!sweeps.empty()) {
                 plab::app::run_sweep(bench, sweeps, sweep_out, std::cout, std::cerr,
                                      isatty(STDERR_FILENO) ? &std::cerr : nullptr);
@@ -147,9 +154,15 @@ int main(int argc, char** argv) {
         app.preset = plab::sim::parse_preset(app_preset);
         app.color = plab::sim::parse_color_mode(app_color);
         app.vsync = app_vsync == "on";
+        if (!app_scene.empty()) {
+            // A bad scene file fails here, before a window opens.
+            app.scene_file = plab::sim::load_scene_file(app_scene);
+            app.preset = app.scene_file->preset;
+        }
         {
             // Bad --set values fail here, before a window opens.
-            plab::sim::Params check = plab::sim::preset_params(app.preset);
+            plab::sim::Params check = app.scene_file ? app.scene_file->params
+                                                     : plab::sim::preset_params(app.preset);
             for (const std::string& a : app.assignments) plab::sim::apply_assignment(check, a);
             plab::sim::validate(check);
         }

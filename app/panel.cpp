@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -110,6 +111,24 @@ void parameter_sliders(UiState& ui, const SimSession& session) {
 
 void simulation_section(UiState& ui, const SimSession& session) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+
+    if (!ui.scenes.empty()) {
+        const auto& file = session.scene_file();
+        const std::string current = file ? file->name : std::string("(preset's own scene)");
+        if (ImGui::BeginCombo("scene", current.c_str())) {
+            for (std::size_t i = 0; i < ui.scenes.size(); ++i) {
+                const std::string name = std::filesystem::path(ui.scenes[i]).stem().string();
+                if (ImGui::Selectable(name.c_str(), static_cast<int>(i) == ui.scene_index)) {
+                    ui.scene_index = static_cast<int>(i);
+                    ui.requests.scene = ui.scenes[i];
+                }
+            }
+            ImGui::EndCombo();
+        }
+        help_marker(file && !file->description.empty()
+                        ? file->description + "\n[ and ] cycle the scenes."
+                        : std::string("Scene files from assets/scenes; [ and ] cycle them."));
+    }
 
     int preset = session.preset() == sim::Preset::Classic ? 0 : 1;
     if (ImGui::Combo("preset", &preset, "classic\0granular\0")) {

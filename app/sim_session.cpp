@@ -32,6 +32,10 @@ std::size_t default_particles(sim::Backend backend) {
 SimSession::SimSession(const AppConfig& config)
     : preset_(config.preset), assignments_(config.assignments) {
     simulator_ = sim::make_simulator(config.backend, &cpu_note_, options_);
+    if (config.scene_file) {
+        use_scene_file(*config.scene_file, config.particles);
+        return;
+    }
     const std::size_t count =
         config.particles > 0 ? config.particles : default_particles(simulator_->backend());
     restart(*simulator_, preset_, count, preset_defaults(preset_, count));

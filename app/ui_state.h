@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/color_map.h"
 #include "sim/params.h"
@@ -22,6 +23,7 @@ struct Requests {
     std::optional<sim::Preset> preset;
     std::optional<std::size_t> particles;
     std::optional<sim::Backend> backend;
+    std::optional<std::string> scene;  // path of a scene file to start
     bool options_changed = false;
 };
 
@@ -43,6 +45,8 @@ struct UiState {
     int particles_field = 0;  // the count typed into the panel, applied with its button
     ViewSettings view;
     Requests requests;
+    std::vector<std::string> scenes;  // scene files offered in the panel ([ and ] cycle them)
+    int scene_index = -1;             // the one running, -1 when none is
 
     // Right edge of the panel (screen coordinates) while it is open against the window's left
     // edge, else 0: the scene is drawn in the part of the window right of it.

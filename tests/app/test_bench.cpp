@@ -35,6 +35,26 @@ TEST(Bench, PrintsConfigurationAndEveryStage) {
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
 }
 
+TEST(Bench, SceneFileReplacesThePresetAndGivesTheCount) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.steps = 2;
+    c.warmup = 0;
+    c.scene = std::string(PLAB_SCENES_DIR) + "/mixer.json";
+    c.particles_given = false;
+    std::ostringstream out;
+    run_bench(c, out, nullptr);
+    EXPECT_NE(out.str().find("scene mixer"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("particles    27436"), std::string::npos) << out.str();
+    c.particles = 1000;
+    c.particles_given = true;
+    std::ostringstream fewer;
+    run_bench(c, fewer, nullptr);
+    EXPECT_NE(fewer.str().find("particles    1000\n"), std::string::npos) << fewer.str();
+    c.scene = "/no/such.json";
+    EXPECT_THROW(run_bench(c, fewer, nullptr), Error);
+}
+
 TEST(Bench, BadConfigurationIsAClearError) {
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
