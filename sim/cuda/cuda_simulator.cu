@@ -9,6 +9,7 @@
 
 #include "sim/cuda/dem_kernels.cuh"
 #include "sim/cuda/device_buffer.h"
+#include "sim/cuda/nvtx_range.h"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/error.h"
@@ -158,15 +159,28 @@ struct CudaSimulator::Impl {
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }
 
     void substep_with_stage_events(const Params& p) {
+        NvtxRange step("step");
         const auto marks = ring.begin_step(true, options.fuse_integrate);
         record(marks[0]);
-        enqueue_grid();
+        {
+            NvtxRange stage("grid build");
+            enqueue_grid();
+        }
         record(marks[1]);
-        enqueue_reorder();
+        {
+            NvtxRange stage("sort/reorder");
+            enqueue_reorder();
+        }
         record(marks[2]);
-        enqueue_forces(p);
+        {
+            NvtxRange stage(options.fuse_integrate ? "forces+integrate" : "forces");
+            enqueue_forces(p);
+        }
         record(marks[3]);
-        enqueue_integrate(p);
+        if (!options.fuse_integrate) {
+            NvtxRange stage("integrate");
+            enqueue_integrate(p);
+        }
         record(marks[4]);
     }
 
@@ -199,6 +213,7 @@ struct CudaSimulator::Impl {
     }
 
     void substep_as_graph(const Params& p) {
+        NvtxRange step("step (CUDA graph)");
         if (!graph || !(graph_params == p) || graph_block != options.block_size ||
             graph_group != force_group() || graph_fused != options.fuse_integrate ||
             graph_listed != options.contact_list)
@@ -358,6 +373,7 @@ Snapshot CudaSimulator::download() {
 }
 
 void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
+    NvtxRange range("export");
     Impl& m = *impl_;
     const std::size_t n = m.count;
     PLAB_REQUIRE(target.capacity >= n && (n == 0 || (target.positions && target.colors)),
