@@ -78,7 +78,9 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
             << (c.threads_per_particle == 0 ? " (automatic)" : "")
             << (c.separate_integrate ? ", integrate as its own kernel"
                                      : ", integrate fused into the force kernel")
-            << (c.single_pass_forces ? ", single-pass forces" : ", contact list");
+            << (c.scatter_forces       ? ", pair scatter with atomics"
+                : c.single_pass_forces ? ", single-pass gather"
+                                       : ", gather with contact list");
 #endif
         out << "\n";
     }

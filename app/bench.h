@@ -23,8 +23,9 @@ struct BenchConfig {
     bool graph = false;
     int block_size = 256;
     int threads_per_particle = 0;  // 0 = automatic
-    bool separate_integrate = false;
-    bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)  // CUDA: integrate as its own kernel (to time it alone)
+    bool separate_integrate = false;  // CUDA: integrate as its own kernel (to time it alone)
+    bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)
+    bool scatter_forces = false;      // each pair once, with atomics (see SimulatorOptions)
     std::vector<std::string> assignments;  // --set name=value
     std::string render = "off";  // off, or whole frames: interop | host (app/frame_bench.h)
     int width = 1280, height = 720;  // offscreen target of --render

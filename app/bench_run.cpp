@@ -58,6 +58,17 @@ BenchScene bench_scene(const BenchConfig& c) {
     return s;
 }
 
+sim::SimulatorOptions bench_options(const BenchConfig& c) {
+    sim::SimulatorOptions o;
+    o.block_size = c.block_size;
+    o.use_graph = c.graph;
+    o.threads_per_particle = c.threads_per_particle;
+    o.fuse_integrate = !c.separate_integrate;
+    o.contact_list = !c.single_pass_forces;
+    o.scatter_forces = c.scatter_forces;
+    return o;
+}
+
 BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     PLAB_REQUIRE(c.model == "dem", "unknown model '" + c.model + "'; available: dem");
     PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
@@ -68,11 +79,7 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     params_ = setup.params;
     label_ = setup.label;
 
-    options_.block_size = c.block_size;
-    options_.use_graph = c.graph;
-    options_.threads_per_particle = c.threads_per_particle;
-    options_.fuse_integrate = !c.separate_integrate;
-    options_.contact_list = !c.single_pass_forces;
+    options_ = bench_options(c);
     simulator_ = sim::make_simulator(c.backend, &fallback_, options_);
 
     initial_ = sim::build_initial_state(setup.scene, params_, setup.particles);

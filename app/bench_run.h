@@ -24,6 +24,9 @@ struct BenchScene {
 };
 BenchScene bench_scene(const BenchConfig& config);
 
+// The simulator variant switches a benchmark configuration asks for.
+sim::SimulatorOptions bench_options(const BenchConfig& config);
+
 struct BenchResult {
     std::vector<sim::StageTimings> measured;  // the measured steps (graph totals with --graph)
     std::vector<sim::StageTimings> staged;    // the same steps with every stage timed

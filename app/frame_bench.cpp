@@ -78,12 +78,7 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     const BenchScene setup = bench_scene(c);
     const sim::Params& params = setup.params;
 
-    sim::SimulatorOptions options;
-    options.block_size = c.block_size;
-    options.use_graph = c.graph;
-    options.threads_per_particle = c.threads_per_particle;
-    options.fuse_integrate = !c.separate_integrate;
-    options.contact_list = !c.single_pass_forces;
+    const sim::SimulatorOptions options = bench_options(c);
     std::string fallback;
     auto simulator = sim::make_simulator(c.backend, &fallback, options);
     if (interop) {

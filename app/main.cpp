@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     bench_cmd->add_flag("--separate-integrate", bench.separate_integrate,
                         "CUDA: run integrate as its own kernel instead of fused into forces");
+    bench_cmd->add_flag("--scatter-forces", bench.scatter_forces,
+                        "Each touching pair once, the neighbour's force added with atomics");
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
     bench_cmd->add_option("--render", bench.render,

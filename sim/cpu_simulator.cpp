@@ -67,6 +67,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     sorted_id_.resize(n);
     cell_.resize(n);
     slot_.resize(n);
+    force_.resize(n);
     cell_count_.assign(grid_.num_cells() + 1, 0);
     cell_start_.assign(grid_.num_cells() + 1, 0);
     timings_.clear();
@@ -84,6 +85,7 @@ StepBuffers CpuSimulator::views() {
     b.slot = slot_.data();
     b.cell_count = cell_count_.data();
     b.cell_start = cell_start_.data();
+    b.force = force_.data();
     b.count = static_cast<uint32_t>(pos_.size());
     return b;
 }
@@ -108,7 +110,11 @@ StageTimings CpuSimulator::substep(const Params& p) {
     const auto t1 = Clock::now();
     parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     const auto t2 = Clock::now();
-    parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
+    if (options_.scatter_forces) {
+        scatter_forces(b, p);
+    } else {
+        parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
+    }
     const auto t3 = Clock::now();
     parallel_for(b.count, [&](uint32_t i) { dem_drift_particle(i, b, p, d); });
     const auto t4 = Clock::now();
@@ -118,6 +124,28 @@ StageTimings CpuSimulator::substep(const Params& p) {
     t.integrate_ms = ms_between(t3, t4);
     t.total_ms = ms_between(t0, t4);
     return t;
+}
+
+void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
+    // Each pair once; the neighbour's share goes in with an atomic add, as on the GPU.
+    std::fill(force_.begin(), force_.end(), Float4{});
+    const GridSpec g = grid_;
+    auto add = [&](uint32_t j, Vec3 f) {
+#pragma omp atomic
+        b.force[j].x += f.x;
+#pragma omp atomic
+        b.force[j].y += f.y;
+#pragma omp atomic
+        b.force[j].z += f.z;
+    };
+    parallel_for(b.count, [&](uint32_t i) {
+        const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
+        add(i, dem_pair_forces_half(i, pos, vel, b.sorted_id[i], b, g, p, add));
+    });
+    parallel_for(b.count, [&](uint32_t i) {
+        const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
+        b.vel[i] = dem_new_velocity(pos, vel, b.sorted_id[i], xyz(b.force[i]), p);
+    });
 }
 
 void CpuSimulator::step(const Params& params) {

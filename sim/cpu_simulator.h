@@ -25,10 +25,11 @@ public:
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override { return last_export_ms_; }
-    void set_options(const SimulatorOptions&) override {}
+    void set_options(const SimulatorOptions& options) override { options_ = options; }
 
 private:
     StageTimings substep(const Params& p);
+    void scatter_forces(const StepBuffers& b, const Params& p);
     void grid_and_reorder();
     StepBuffers views();
 
@@ -38,6 +39,8 @@ private:
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;
+    SimulatorOptions options_;  // only scatter_forces applies to this backend
+    std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
     double last_export_ms_ = 0;
 };
 

@@ -33,6 +33,7 @@ struct StepBuffers {
     uint32_t* slot = nullptr;      // per particle: rank inside its cell
     uint32_t* cell_count = nullptr;  // num_cells + 1, the last entry stays 0
     uint32_t* cell_start = nullptr;  // num_cells + 1, cell c holds [start[c], start[c+1])
+    Float4* force = nullptr;  // per sorted particle: summed pair forces (scatter mode only), N
     uint32_t count = 0;
 };
 
@@ -100,6 +101,29 @@ PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                    load(b.sorted_id + j), p.radius, p);
         },
         first_row, row_step);
+    return force;
+}
+
+// The scatter form of the same sum (Newton's third law): each touching pair once, from the
+// particle earlier in cell order. Returns the force on i from its later neighbours and hands
+// the opposite force to add_to_other(j, f) (an atomic add where particles run in parallel).
+// Pair forces are exactly antisymmetric (contact_force), so both forms compute the same
+// physics; only the order of the float sums differs.
+template <typename AddToOther>
+PLAB_HD inline Vec3 dem_pair_forces_half(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                         const StepBuffers& b, const GridSpec& g,
+                                         const Params& p, AddToOther&& add_to_other) {
+    const float reach2 = 4.f * p.radius * p.radius;
+    Vec3 force{};
+    for_each_candidate(pos, b, g, [&](uint32_t j) {
+        if (j <= i) return;
+        const Vec3 other = xyz(load(b.sorted_pos + j));
+        if (length_squared(other - pos) >= reach2) return;
+        const Vec3 f = contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
+                                     load(b.sorted_id + j), p.radius, p);
+        force += f;
+        add_to_other(j, -f);
+    });
     return force;
 }
 

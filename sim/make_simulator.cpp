@@ -52,18 +52,22 @@ std::string cuda_unavailable_reason() {
 std::unique_ptr<Simulator> make_simulator(Backend wanted, std::string* fallback_reason,
                                           const SimulatorOptions& options) {
     if (fallback_reason) fallback_reason->clear();
-    if (wanted == Backend::Cpu) return std::make_unique<CpuSimulator>();
+    auto cpu = [&] {
+        auto s = std::make_unique<CpuSimulator>();
+        s->set_options(options);
+        return s;
+    };
+    if (wanted == Backend::Cpu) return cpu();
     const std::string why = cuda_unavailable_reason();
     if (!why.empty()) {
         if (wanted == Backend::Cuda) throw Error("CUDA backend unavailable: " + why);
         if (fallback_reason) *fallback_reason = why;
-        return std::make_unique<CpuSimulator>();
+        return cpu();
     }
 #if PLAB_HAS_CUDA
     return std::make_unique<cuda::CudaSimulator>(options);
 #else
-    (void)options;
-    return std::make_unique<CpuSimulator>();
+    return cpu();
 #endif
 }
 

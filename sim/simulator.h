@@ -76,6 +76,9 @@ struct SimulatorOptions {
     int threads_per_particle = 0;  // CUDA force threads per particle: 1, 2, 4, 8; 0 = by N
     bool fuse_integrate = true;    // CUDA: drift in the force kernel (no separate integrate)
     bool contact_list = true;      // CUDA: find contacts first, then compute them (two passes)
+    // Both backends: each touching pair once, the opposite force added to the neighbour with
+    // an atomic add (instead of every particle gathering from all its neighbours).
+    bool scatter_forces = false;
 };
 
 class Simulator {

@@ -71,6 +71,7 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Float4> pos, vel, sorted_pos, sorted_vel;
     DeviceBuffer<uint32_t> id, sorted_id, cell, slot, cell_count, cell_start;
     DeviceBuffer<std::byte> scan_temp;
+    DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
     DeviceBuffer<DeviceStats> stats;
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
     Event export_start = make_event(), export_end = make_event();
@@ -88,6 +89,7 @@ struct CudaSimulator::Impl {
     int graph_group = 0;
     bool graph_fused = false;
     bool graph_listed = false;
+    bool graph_scatter = false;
 
     StepBuffers views() const {
         StepBuffers b;
@@ -101,6 +103,7 @@ struct CudaSimulator::Impl {
         b.slot = slot.data();
         b.cell_count = cell_count.data();
         b.cell_start = cell_start.data();
+        b.force = force.data();
         b.count = count;
         return b;
     }
@@ -132,6 +135,13 @@ struct CudaSimulator::Impl {
 
     void enqueue_forces(const Params& p) {
         if (count == 0) return;
+        if (options.scatter_forces) {
+            PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
+            pair_scatter_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
+                                  stream.get()>>>(views(), grid, p);
+            check_launch();
+            return;
+        }
         const int group = force_group();
         const bool listed = options.contact_list;
         const std::size_t shared =
@@ -150,7 +160,14 @@ struct CudaSimulator::Impl {
     }
 
     void enqueue_integrate(const Params& p) {
-        if (count == 0 || options.fuse_integrate) return;
+        if (count == 0) return;
+        if (options.scatter_forces) {  // the summed forces still need the kick, then the drift
+            finish_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
+                            stream.get()>>>(views(), p, domain);
+            check_launch();
+            return;
+        }
+        if (options.fuse_integrate) return;
         drift_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
                        stream.get()>>>(views(), p, domain);
         check_launch();
@@ -160,7 +177,8 @@ struct CudaSimulator::Impl {
 
     void substep_with_stage_events(const Params& p) {
         NvtxRange step("step");
-        const auto marks = ring.begin_step(true, options.fuse_integrate);
+        const bool fused = options.fuse_integrate && !options.scatter_forces;
+        const auto marks = ring.begin_step(true, fused);
         record(marks[0]);
         {
             NvtxRange stage("grid build");
@@ -173,11 +191,11 @@ struct CudaSimulator::Impl {
         }
         record(marks[2]);
         {
-            NvtxRange stage(options.fuse_integrate ? "forces+integrate" : "forces");
+            NvtxRange stage(fused ? "forces+integrate" : "forces");
             enqueue_forces(p);
         }
         record(marks[3]);
-        if (!options.fuse_integrate) {
+        if (!fused) {
             NvtxRange stage("integrate");
             enqueue_integrate(p);
         }
@@ -210,13 +228,14 @@ struct CudaSimulator::Impl {
         graph_group = force_group();
         graph_fused = options.fuse_integrate;
         graph_listed = options.contact_list;
+        graph_scatter = options.scatter_forces;
     }
 
     void substep_as_graph(const Params& p) {
         NvtxRange step("step (CUDA graph)");
         if (!graph || !(graph_params == p) || graph_block != options.block_size ||
             graph_group != force_group() || graph_fused != options.fuse_integrate ||
-            graph_listed != options.contact_list)
+            graph_listed != options.contact_list || graph_scatter != options.scatter_forces)
             capture_graph(p);
         const auto marks = ring.begin_step(false);
         record(marks[0]);
@@ -263,7 +282,17 @@ void CudaSimulator::set_options(const SimulatorOptions& options) {
     PLAB_REQUIRE(t == 0 || t == 1 || t == 2 || t == 4 || t == 8,
                  "threads per particle must be 0 (automatic), 1, 2, 4 or 8, got " +
                      std::to_string(t));
-    impl_->options = options;
+    Impl& m = *impl_;
+    if (options.scatter_forces && m.force.size() < m.count) {
+        // The scatter form needs its force buffer (16 B a particle), allocated here, not in a
+        // step; checked like any growth.
+        require_free_device_memory(m.force.growth_bytes(m.count), "the scatter force buffer",
+                                   sizeof(Float4));
+        m.sync();
+        m.graph.reset();
+        m.force.resize(m.count);
+    }
+    m.options = options;
 }
 
 void CudaSimulator::reset(const InitialState& initial, const Params& params) {
@@ -322,7 +351,8 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
                                m.id.growth_bytes(n) + m.sorted_id.growth_bytes(n) +
                                m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
                                m.cell_count.growth_bytes(cells) +
-                               m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp);
+                               m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
+                               (m.options.scatter_forces ? m.force.growth_bytes(n) : 0);
     require_free_device_memory(growth, std::to_string(n) + " particles in " +
                                            std::to_string(grid_cells) + " cells",
                                kBytesPerParticle);
@@ -334,6 +364,7 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
     m.cell_count.resize(cells);
     m.cell_start.resize(cells);
     m.scan_temp.resize(temp);
+    if (m.options.scatter_forces) m.force.resize(n);
 }
 
 int CudaSimulator::force_threads_per_particle() const { return impl_->force_group(); }

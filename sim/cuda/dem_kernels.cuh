@@ -103,6 +103,31 @@ __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {
     if (i < b.count) dem_drift_particle(i, b, p, d);
 }
 
+// Scatter form of the force pass: each touching pair once, the neighbour's opposite force
+// added with atomics into b.force (zeroed before), then finish_kernel kicks and drifts.
+__global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    auto add = [&](uint32_t j, Vec3 f) {
+        atomicAdd(&b.force[j].x, f.x);
+        atomicAdd(&b.force[j].y, f.y);
+        atomicAdd(&b.force[j].z, f.z);
+    };
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Vec3 vel = xyz(load(b.sorted_vel + i));
+    add(i, dem_pair_forces_half(i, pos, vel, load(b.sorted_id + i), b, g, p, add));
+}
+
+__global__ void finish_kernel(StepBuffers b, Params p, Domain d) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Vec3 vel = xyz(load(b.sorted_vel + i));
+    const uint32_t id = load(b.sorted_id + i);
+    const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), p);
+    dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);
+}
+
 __global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id,
                               uint32_t n, GridSpec g, float radius, RenderStyle style,
                               Float4* out_pos, Float4* out_color) {

@@ -196,6 +196,21 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
             const Divergence d = run_pair(cpu, *gpu, Preset::Classic, 30000, 10);
             EXPECT_LT(d.max, 1e-2 * p.radius) << t << " threads per particle, fused " << fused;
         }
+    for (bool list : {true, false}) {
+        SimulatorOptions o;
+        o.contact_list = list;
+        auto gpu = cuda(o);
+        EXPECT_LT(run_pair(cpu, *gpu, Preset::Classic, 30000, 10).max, 1e-2 * p.radius)
+            << "contact list " << list;
+    }
+    // Scatter with atomics, switched on after construction (the force buffer is made then).
+    SimulatorOptions scatter;
+    scatter.scatter_forces = true;
+    auto gpu = cuda();
+    gpu->set_options(scatter);
+    const Divergence d = run_pair(cpu, *gpu, Preset::Classic, 30000, 10);
+    record("scatter_vs_cpu_10", d);
+    EXPECT_LT(d.max, 1e-2 * p.radius);
 }
 
 TEST_F(CudaVsCpu, GraphReplayMatchesPlainLaunchesAndSeesParameterChanges) {
