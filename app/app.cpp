@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "app/gpu_memory.h"
+#include "app/local_time.h"
 #include "app/scene_list.h"
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
@@ -31,14 +32,7 @@ double ms_between(std::chrono::steady_clock::time_point a,
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-std::string timestamped_png() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
-    char name[64];
-    std::strftime(name, sizeof name, "particle-lab-%Y%m%d-%H%M%S.png", &local);
-    return name;
-}
+std::string timestamped_png() { return "particle-lab-" + local_timestamp() + ".png"; }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "app/local_time.h"
 #include "sim/error.h"
 
 namespace plab::app {
@@ -20,14 +21,7 @@ const ImVec4 kChanged{1.f, 0.8f, 0.3f, 1.f};     // a differing configuration va
 const ImVec4 kFaster{0.45f, 0.85f, 0.45f, 1.f};  // ratio of a time below 1
 const ImVec4 kSlower{1.f, 0.55f, 0.45f, 1.f};
 
-std::string stamp() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
-    return text;
-}
+std::string stamp() { return local_timestamp(); }
 
 // Writes the current comparison next to the recordings; returns the path written.
 std::filesystem::path export_comparison(const RecordUi& ui, bool markdown) {

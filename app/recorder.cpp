@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "app/local_time.h"
 #include "sim/error.h"
 
 namespace plab::app {
@@ -43,11 +44,7 @@ Recording Recorder::finish() {
 }
 
 std::string recording_file_name(const Recording& r, std::time_t when) {
-    std::tm local{};
-    localtime_r(&when, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    std::string name = std::string("particle-lab-") + stamp;
+    std::string name = "particle-lab-" + local_timestamp(when);
     for (const char* key : {"backend", "feed", "particles"}) {
         const std::string* v = r.find(key);
         if (!v || v->empty()) continue;
