@@ -79,6 +79,8 @@ struct SimulatorOptions {
     // Both backends: each touching pair once, the opposite force added to the neighbour with
     // an atomic add (instead of every particle gathering from all its neighbours).
     bool scatter_forces = false;
+
+    bool operator==(const SimulatorOptions&) const = default;
 };
 
 class Simulator {

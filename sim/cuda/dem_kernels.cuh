@@ -2,9 +2,7 @@
 // One thread per particle around the shared bodies of dem_step.h.
 #include <cstdint>
 
-#include "sim/color_map.h"
 #include "sim/dem_step.h"
-#include "sim/simulator.h"
 
 namespace plab::sim::cuda {
 
@@ -126,52 +124,6 @@ __global__ void finish_kernel(StepBuffers b, Params p, Domain d) {
     const uint32_t id = load(b.sorted_id + i);
     const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), p);
     dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);
-}
-
-__global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id,
-                              uint32_t n, GridSpec g, float radius, RenderStyle style,
-                              Float4* out_pos, Float4* out_color) {
-    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const Vec3 p = xyz(load(pos + i));
-    out_pos[i] = to_float4(p, radius);
-    out_color[i] = particle_color(style.color, xyz(load(vel + i)), load(id + i),
-                                  cell_index(p, g), style.speed_scale);
-}
-
-struct DeviceStats {
-    unsigned int max_speed_bits;  // float bits; non-negative floats order like their bits
-    unsigned int non_finite;
-    double kinetic_energy;
-};
-
-__global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, float mass,
-                             DeviceStats* out) {
-    float speed = 0.f;
-    double energy = 0.0;
-    unsigned int bad = 0;
-    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const Float4 p = pos[i], v = vel[i];
-        const bool finite = isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(v.x) &&
-                            isfinite(v.y) && isfinite(v.z);
-        if (!finite) {
-            ++bad;
-            continue;
-        }
-        const float s2 = v.x * v.x + v.y * v.y + v.z * v.z;
-        speed = fmaxf(speed, sqrtf(s2));
-        energy += 0.5 * mass * s2;
-    }
-    for (int offset = 16; offset > 0; offset /= 2) {
-        speed = fmaxf(speed, __shfl_down_sync(0xffffffffu, speed, offset));
-        energy += __shfl_down_sync(0xffffffffu, energy, offset);
-        bad += __shfl_down_sync(0xffffffffu, bad, offset);
-    }
-    if ((threadIdx.x & 31) == 0) {
-        atomicMax(&out->max_speed_bits, __float_as_uint(speed));
-        atomicAdd(&out->kinetic_energy, energy);
-        atomicAdd(&out->non_finite, bad);
-    }
 }
 
 }  // namespace plab::sim::cuda

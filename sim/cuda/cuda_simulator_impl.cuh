@@ -1,0 +1,99 @@
+#pragma once
+// The CUDA backend's state, shared by the files that implement CudaSimulator: the step
+// (cuda_simulator.cu) and the readbacks (cuda_readback.cu). Private to sim/cuda.
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/cuda/cuda_handles.h"
+#include "sim/cuda/cuda_simulator.h"
+#include "sim/cuda/device_buffer.h"
+#include "sim/cuda/stage_event_ring.h"
+#include "sim/dem_step.h"
+
+namespace plab::sim::cuda {
+
+// Per particle: pos, vel and their cell-ordered copies (4 × 16 B), id and its copy (2 × 4 B),
+// cell and slot (2 × 4 B) = 80 B. Per cell: count and start (2 × 4 B).
+constexpr std::size_t kBytesPerParticle = 4 * sizeof(Float4) + 4 * sizeof(uint32_t);
+constexpr std::size_t kBytesPerCell = 2 * sizeof(uint32_t);
+
+// Up to this many particles the force kernel gives each particle two threads. Measured on an
+// H200 (docs/benchmarks.md): 2 beat 1, 4 and 8 at 65k and 262k particles; 1 wins from 1M on.
+constexpr uint32_t kTwoThreadsLimit = 262144;
+
+inline uint32_t blocks_for(uint32_t n, int block) { return (n + block - 1) / block; }
+
+struct DeviceStats {
+    unsigned int max_speed_bits;  // float bits; non-negative floats order like their bits
+    unsigned int non_finite;
+    double kinetic_energy;
+};
+
+struct CudaSimulator::Impl {
+    SimulatorOptions options;
+    int device = 0;
+    Stream stream = make_stream();
+    StageEventRing ring;
+
+    DeviceBuffer<Float4> pos, vel, sorted_pos, sorted_vel;
+    DeviceBuffer<uint32_t> id, sorted_id, cell, slot, cell_count, cell_start;
+    DeviceBuffer<std::byte> scan_temp;
+    DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
+    DeviceBuffer<DeviceStats> stats;
+    DeviceBuffer<Float4> staging;  // export through the host: positions then colours
+    Event export_start = make_event(), export_end = make_event();
+    bool export_recorded = false;
+
+    Domain domain;
+    GridSpec grid;
+    float grid_radius = 0;
+    uint32_t count = 0;
+
+    // The captured step, valid while the parameters and buffers it baked in are unchanged.
+    GraphExec graph;
+    Params graph_params;
+    SimulatorOptions graph_options;
+    int graph_group = 0;
+
+    StepBuffers views() const {
+        StepBuffers b;
+        b.pos = pos.data();
+        b.vel = vel.data();
+        b.id = id.data();
+        b.sorted_pos = sorted_pos.data();
+        b.sorted_vel = sorted_vel.data();
+        b.sorted_id = sorted_id.data();
+        b.cell = cell.data();
+        b.slot = slot.data();
+        b.cell_count = cell_count.data();
+        b.cell_start = cell_start.data();
+        b.force = force.data();
+        b.count = count;
+        return b;
+    }
+
+    void check_launch() { PLAB_CUDA_CHECK(cudaGetLastError()); }
+    void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }
+    void sync() { PLAB_CUDA_CHECK(cudaStreamSynchronize(stream.get())); }
+
+    // The stages of one step, enqueued on `stream` (cuda_simulator.cu).
+    // Grid build: zero the counts, hash + count with atomics, exclusive scan.
+    void enqueue_grid();
+    void enqueue_reorder();
+    void enqueue_forces(const Params& p);
+    void enqueue_integrate(const Params& p);
+
+    // One step with CUDA events between the stages, or replayed as a captured graph.
+    void substep_with_stage_events(const Params& p);
+    void substep_as_graph(const Params& p);
+    void capture_graph(const Params& p);
+
+    // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
+    // the GPU several times over, which small runs reach only by sharing a particle's rows.
+    int force_group() const {
+        if (options.threads_per_particle > 0) return options.threads_per_particle;
+        return count <= kTwoThreadsLimit ? 2 : 1;
+    }
+};
+
+}  // namespace plab::sim::cuda
