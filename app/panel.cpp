@@ -302,14 +302,24 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
         ui.requests.options_changed = true;
     }
     help_marker("Drift inside the force kernel instead of a kernel of its own.");
+    if (ImGui::Checkbox("contact list", &ui.options.contact_list)) {
+        ui.requests.options_changed = true;
+    }
+    help_marker("Find the touching neighbours first, then apply the contact law to those only.");
     ImGui::EndDisabled();
     if (!cuda_running) ImGui::TextColored(kDim, "kernel options apply to the CUDA backend");
+    // Both backends have the scatter form.
+    if (ImGui::Checkbox("scatter forces (atomics)", &ui.options.scatter_forces)) {
+        ui.requests.options_changed = true;
+    }
+    help_marker("Each touching pair once, the neighbour's share added with atomic adds, "
+                "instead of every particle gathering from all its neighbours.");
 }
 
 void help_section() {
     if (!ImGui::CollapsingHeader("Keys and mouse")) return;
     ImGui::TextUnformatted(
-        "space pause   . step   R reset   V vsync\n"
+        "space pause   . step   R reset   V vsync   [ ] scenes\n"
         "F1 hide panel   F12 screenshot   Esc quit\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
         "double-click frame the box   shift+left-drag move the collider");
