@@ -79,6 +79,9 @@ InteropMapping::InteropMapping(std::span<InteropBuffer* const> buffers) : buffer
         cudaGraphicsMapResources(static_cast<int>(resources.size()), resources.data(), nullptr));
     mapped_ = true;
     try {
+        // The map orders GL's last use of the buffers only before later work on the default
+        // stream; the simulator writes from a stream of its own, so wait for that order here.
+        PLAB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
         for (InteropBuffer* b : buffers_) {
             void* pointer = nullptr;
             std::size_t size = 0;
