@@ -256,6 +256,8 @@ void App::feed_particles() {
     const sim::RenderStyle style{ui_.view.color, std::max(ui_.view.speed_scale, 1e-6f)};
     const bool interop = session_.backend() == sim::Backend::Cuda &&
                          facts_.interop_reason.empty() && ui_.use_interop;
+    const render::FeedPath host =
+        ui_.pinned_host_copy ? render::FeedPath::PinnedCopy : render::FeedPath::HostCopy;
     render::FeedTiming t;
     if (interop) {
         try {
@@ -263,10 +265,10 @@ void App::feed_particles() {
         } catch (const std::exception& e) {
             // Registration or mapping refused: fall back for good and say why.
             facts_.interop_reason = std::string("interop failed: ") + e.what();
-            t = feed_.feed(session_.simulator(), style, render::FeedPath::HostCopy);
+            t = feed_.feed(session_.simulator(), style, host);
         }
     } else {
-        t = feed_.feed(session_.simulator(), style, render::FeedPath::HostCopy);
+        t = feed_.feed(session_.simulator(), style, host);
     }
     facts_.feeding_interop = t.path == render::FeedPath::Interop;
     history_.feed_interop = facts_.feeding_interop;

@@ -27,7 +27,7 @@ struct BenchConfig {
     bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)
     bool scatter_forces = false;      // each pair once, with atomics (see SimulatorOptions)
     std::vector<std::string> assignments;  // --set name=value
-    std::string render = "off";  // off, or whole frames: interop | host (app/frame_bench.h)
+    std::string render = "off";  // off, or whole frames: interop, host or pinned (frame_bench.h)
     int width = 1280, height = 720;  // offscreen target of --render
 };
 

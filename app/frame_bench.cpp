@@ -68,8 +68,8 @@ void print_row(std::ostream& out, const char* name, std::vector<double> v) {
 }  // namespace
 
 void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
-    PLAB_REQUIRE(c.render == "interop" || c.render == "host",
-                 "--render takes off, interop or host, not '" + c.render + "'");
+    PLAB_REQUIRE(c.render == "interop" || c.render == "host" || c.render == "pinned",
+                 "--render takes off, interop, host or pinned, not '" + c.render + "'");
     PLAB_REQUIRE(c.width >= 16 && c.height >= 16 && c.width <= 16384 && c.height <= 16384,
                  "--width and --height must be between 16 and 16384 pixels");
     const bool interop = c.render == "interop";
@@ -105,8 +105,9 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
                             static_cast<float>(c.height)};
     const glm::mat4 view_projection = view.projection * view.view;
     const sim::RenderStyle style{sim::ColorMode::Speed, 0.02f};
-    const render::FeedPath path =
-        interop ? render::FeedPath::Interop : render::FeedPath::HostCopy;
+    const render::FeedPath path = interop                ? render::FeedPath::Interop
+                                  : c.render == "pinned" ? render::FeedPath::PinnedCopy
+                                                         : render::FeedPath::HostCopy;
 
     out << "Particle Lab frame bench (headless)\n";
     out << "  GL           " << gl.renderer() << ", " << gl.version() << " (" << gl.source()
@@ -118,7 +119,9 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
         << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
     out << "  feed         "
         << (interop ? "CUDA-GL interop (map, export kernel, unmap)"
-                    : "host round trip (export to host, glNamedBufferSubData)")
+            : path == render::FeedPath::PinnedCopy
+                ? "host round trip through page-locked memory (export, glNamedBufferSubData)"
+                : "host round trip (export to host, glNamedBufferSubData)")
         << "\n";
     out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
         << (c.graph ? ", step as CUDA graph" : "") << "\n";

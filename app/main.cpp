@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
     bench_cmd->add_option("--render", bench.render,
-                          "Time whole frames headless: off, interop or host (feed path)")
+                          "Time whole frames headless: off, interop, host or pinned (feed path)")
         ->capture_default_str();
     bench_cmd->add_option("--width", bench.width, "Offscreen width for --render")
         ->capture_default_str();

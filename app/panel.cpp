@@ -266,6 +266,11 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
     ImGui::BeginDisabled(!cuda_running || !f.interop_reason.empty());
     ImGui::Checkbox("CUDA-GL interop (off: host round trip)", &ui.use_interop);
     ImGui::EndDisabled();
+    ImGui::BeginDisabled(!cuda_running);
+    ImGui::Checkbox("page-locked host copy", &ui.pinned_host_copy);
+    ImGui::EndDisabled();
+    help_marker("The host round trip through page-locked memory: the device-to-host copy runs "
+                "at full bus speed instead of through the driver's bounce buffer.");
     if (!f.interop_reason.empty()) {
         ImGui::TextWrapped("Interop unavailable, host copy in use: %s", f.interop_reason.c_str());
     } else if (cuda_running) {

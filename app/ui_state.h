@@ -41,6 +41,7 @@ struct UiState {
     bool paused = false;
     bool vsync = true;
     bool use_interop = true;  // when it works: otherwise the host copy runs regardless
+    bool pinned_host_copy = false;  // the host copy goes through page-locked memory
     sim::SimulatorOptions options;
     int particles_field = 0;  // the count typed into the panel, applied with its button
     ViewSettings view;

@@ -60,22 +60,30 @@ FeedTiming ParticleFeed::feed(sim::Simulator& simulator, const sim::RenderStyle&
                  "particle buffers hold " + std::to_string(capacity_) + " particles, " +
                      std::to_string(simulator.particle_count()) + " to draw");
     if (path == FeedPath::Interop) return feed_interop(simulator, style);
-    return feed_host(simulator, style);
+    return feed_host(simulator, style, path == FeedPath::PinnedCopy);
 }
 
-FeedTiming ParticleFeed::feed_host(sim::Simulator& simulator, const sim::RenderStyle& style) {
+FeedTiming ParticleFeed::feed_host(sim::Simulator& simulator, const sim::RenderStyle& style,
+                                   bool pinned) {
     FeedTiming t;
-    t.path = FeedPath::HostCopy;
+    t.path = pinned ? FeedPath::PinnedCopy : FeedPath::HostCopy;
     const std::size_t n = simulator.particle_count();
-    if (host_positions_.size() < n) {
-        host_positions_.resize(n);
-        host_colors_.resize(n);
+    sim::RenderTarget target;
+    if (pinned) {
+        sim::Float4* staging = simulator.host_staging(n);
+        target.positions = staging;
+        target.colors = staging + n;
+        target.capacity = n;
+    } else {
+        if (host_positions_.size() < n) {
+            host_positions_.resize(n);
+            host_colors_.resize(n);
+        }
+        target.positions = host_positions_.data();
+        target.colors = host_colors_.data();
+        target.capacity = host_positions_.size();
     }
     auto start = std::chrono::steady_clock::now();
-    sim::RenderTarget target;
-    target.positions = host_positions_.data();
-    target.colors = host_colors_.data();
-    target.capacity = host_positions_.size();
     target.on_device = false;
     simulator.export_render(target, style);
     t.export_ms = ms_since(start);
@@ -86,8 +94,8 @@ FeedTiming ParticleFeed::feed_host(sim::Simulator& simulator, const sim::RenderS
         // Orphan first, so the upload need not wait for last frame's draw to finish.
         PLAB_GL_CHECK(glInvalidateBufferData(positions_.get()));
         PLAB_GL_CHECK(glInvalidateBufferData(colors_.get()));
-        PLAB_GL_CHECK(glNamedBufferSubData(positions_.get(), 0, bytes, host_positions_.data()));
-        PLAB_GL_CHECK(glNamedBufferSubData(colors_.get(), 0, bytes, host_colors_.data()));
+        PLAB_GL_CHECK(glNamedBufferSubData(positions_.get(), 0, bytes, target.positions));
+        PLAB_GL_CHECK(glNamedBufferSubData(colors_.get(), 0, bytes, target.colors));
     }
     t.upload_ms = ms_since(start);
     return t;

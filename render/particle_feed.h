@@ -13,7 +13,9 @@
 
 namespace plab::render {
 
-enum class FeedPath { HostCopy, Interop };
+// HostCopy exports into ordinary (pageable) host arrays, PinnedCopy into the simulator's
+// page-locked staging (host_staging), Interop straight into the mapped buffers.
+enum class FeedPath { HostCopy, PinnedCopy, Interop };
 
 // Host wall-clock time of the last feed, ms. With interop the export kernel's completion is
 // waited for before unmapping, so export_ms covers the kernel too.
@@ -48,7 +50,7 @@ class ParticleFeed {
     GLuint colors() const { return colors_.get(); }
 
   private:
-    FeedTiming feed_host(sim::Simulator& simulator, const sim::RenderStyle& style);
+    FeedTiming feed_host(sim::Simulator& simulator, const sim::RenderStyle& style, bool pinned);
     FeedTiming feed_interop(sim::Simulator& simulator, const sim::RenderStyle& style);
 
     Buffer positions_;

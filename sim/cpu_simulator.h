@@ -25,6 +25,10 @@ public:
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override { return last_export_ms_; }
+    Float4* host_staging(std::size_t count) override {
+        staging_.resize(2 * count);
+        return staging_.data();
+    }
     void set_options(const SimulatorOptions& options) override { options_ = options; }
 
 private:
@@ -41,6 +45,7 @@ private:
     std::vector<StageTimings> timings_;
     SimulatorOptions options_;  // only scatter_forces applies to this backend
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
+    std::vector<Float4> staging_;  // host_staging
     double last_export_ms_ = 0;
 };
 

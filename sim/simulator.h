@@ -109,6 +109,10 @@ public:
     // Writes the current particles for drawing. Throws plab::Error when the target is too
     // small or its memory kind is not one this backend can write.
     virtual void export_render(const RenderTarget& target, const RenderStyle& style) = 0;
+    // Host memory for 2 × `count` Float4 (positions, then colours) that this backend copies
+    // into fastest: page-locked on the CUDA backend, so a host-copy export runs at full bus
+    // speed. Owned by the simulator; valid until the next call. Throws when it cannot be had.
+    virtual Float4* host_staging(std::size_t count) = 0;
     // Device time of the last export_render, ms (CUDA: events around its kernel and, for host
     // targets, the copies; CPU: the loop). Waits for that export to finish.
     virtual double last_export_ms() = 0;

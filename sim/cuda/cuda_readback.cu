@@ -121,6 +121,13 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
     if (!target.on_device) m.sync();
 }
 
+Float4* CudaSimulator::host_staging(std::size_t count) {
+    Impl& m = *impl_;
+    m.sync();  // an export may still be copying into the old block
+    m.pinned.resize(2 * count);
+    return m.pinned.data();
+}
+
 double CudaSimulator::last_export_ms() {
     Impl& m = *impl_;
     if (!m.export_recorded) return 0;

@@ -24,6 +24,7 @@ public:
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override;
+    Float4* host_staging(std::size_t count) override;
     void set_options(const SimulatorOptions& options) override;
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks

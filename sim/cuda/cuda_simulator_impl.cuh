@@ -7,6 +7,7 @@
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
+#include "sim/cuda/pinned_buffer.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/dem_step.h"
 
@@ -41,6 +42,7 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
     DeviceBuffer<DeviceStats> stats;
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
+    PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
     bool export_recorded = false;
 

@@ -348,6 +348,12 @@ TEST_F(CudaVsCpu, ExportMatchesTheCpuOnDeviceAndThroughTheHost) {
         std::vector<Float4> cpu_pos(n), cpu_color(n), host_pos(n), host_color(n);
         cpu.export_render({cpu_pos.data(), cpu_color.data(), n, false}, style);
         gpu->export_render({host_pos.data(), host_color.data(), n, false}, style);
+        Float4* pinned = gpu->host_staging(n);  // page-locked: the fast host path
+        gpu->export_render({pinned, pinned + n, n, false}, style);
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_EQ(pinned[i].x, host_pos[i].x);
+            EXPECT_EQ(pinned[n + i].z, host_color[i].z);
+        }
         cuda::DeviceBuffer<Float4> device;
         device.resize(2 * n);
         gpu->export_render({device.data(), device.data() + n, n, true}, style);

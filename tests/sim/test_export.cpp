@@ -74,6 +74,17 @@ TEST_F(CpuExport, ColourModesDiffer) {
     EXPECT_GT(differ, 500);
 }
 
+TEST_F(CpuExport, HostStagingHoldsTheSameExport) {
+    std::vector<Float4> pos(1000), color(1000);
+    sim_.export_render({pos.data(), color.data(), 1000, false}, {ColorMode::Speed, 0.01f});
+    Float4* staging = sim_.host_staging(1000);
+    sim_.export_render({staging, staging + 1000, 1000, false}, {ColorMode::Speed, 0.01f});
+    for (std::size_t i = 0; i < 1000; ++i) {
+        EXPECT_EQ(staging[i].x, pos[i].x);
+        EXPECT_EQ(staging[1000 + i].y, color[i].y);
+    }
+}
+
 TEST_F(CpuExport, TooSmallOrDeviceTargetIsRefused) {
     std::vector<Float4> pos(999), color(999);
     EXPECT_THROW(sim_.export_render({pos.data(), color.data(), 999, false}, {}), Error);
