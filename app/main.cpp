@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--sweep", sweeps,
                           "Measure every combination: key=v1,v2,... (repeatable; keys: "
                           "particles, backend, preset, block, graph, threads_per_particle, "
-                          "fuse_integrate, contact_list, any parameter)");
+                          "fuse_integrate, contact_list, scatter_forces, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
 
     try {

@@ -19,7 +19,7 @@ namespace {
 
 constexpr const char* kKeys[] = {"particles",      "backend",     "preset",
                                  "block",          "graph",       "threads_per_particle",
-                                 "fuse_integrate", "contact_list"};
+                                 "fuse_integrate", "contact_list", "scatter_forces"};
 
 std::string known_keys() {
     std::string s;
@@ -66,6 +66,8 @@ void apply(BenchConfig& c, const std::string& key, const std::string& v) {
         c.separate_integrate = !parse_on_off(key, v);
     } else if (key == "contact_list") {
         c.single_pass_forces = !parse_on_off(key, v);
+    } else if (key == "scatter_forces") {
+        c.scatter_forces = parse_on_off(key, v);
     } else {
         // A parameter: checked against its range now, applied after the base --set values.
         sim::Params check;
@@ -79,7 +81,7 @@ struct Row {
     std::string backend, device, preset;
     std::size_t particles = 0;
     int block = 0, threads_per_particle = 0;
-    bool graph = false, fuse_integrate = true, contact_list = true;
+    bool graph = false, fuse_integrate = true, contact_list = true, scatter_forces = false;
     std::vector<std::string> param_values;  // per swept parameter
     std::vector<double> stats;              // per stat column
     double steps_per_s = 0;
@@ -125,7 +127,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 std::string sweep_csv(const std::vector<std::string>& params, const std::vector<Row>& rows) {
     std::ostringstream out;
     out << "backend,device,preset,particles,block,graph,threads_per_particle,fuse_integrate,"
-           "contact_list";
+           "contact_list,scatter_forces";
     for (const auto& p : params) out << "," << p;
     for (const auto& s : kStages)
         out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
@@ -133,7 +135,8 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
     for (const Row& r : rows) {
         out << r.backend << "," << csv_field(r.device) << "," << r.preset << "," << r.particles
             << "," << r.block << "," << on_off(r.graph) << "," << r.threads_per_particle << ","
-            << on_off(r.fuse_integrate) << "," << on_off(r.contact_list);
+            << on_off(r.fuse_integrate) << "," << on_off(r.contact_list) << ","
+            << on_off(r.scatter_forces);
         for (const auto& v : r.param_values) out << "," << csv_field(v);
         for (double v : r.stats) out << "," << short_number(v);
         out << "," << short_number(r.steps_per_s) << "\n";
@@ -269,6 +272,7 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
             r.threads_per_particle = p.config.threads_per_particle;
             r.fuse_integrate = !p.config.separate_integrate;
             r.contact_list = !p.config.single_pass_forces;
+            r.scatter_forces = p.config.scatter_forces;
             for (const auto& name : params)
                 for (const auto& [k, v] : p.settings)
                     if (k == name) r.param_values.push_back(v);

@@ -19,9 +19,9 @@ struct SweepAxis {
 };
 
 // Parses "key=v1,v2,...". Keys: particles, backend, preset, block, graph (on/off),
-// threads_per_particle, fuse_integrate (on/off), contact_list (on/off) and every parameter of
-// sim::param_table() by name; "variant." in front of a key is accepted. Throws plab::Error
-// naming the known keys or the bad value.
+// threads_per_particle, fuse_integrate, contact_list and scatter_forces (on/off), and every
+// parameter of sim::param_table() by name; "variant." in front of a key is accepted. Throws
+// plab::Error naming the known keys or the bad value.
 SweepAxis parse_sweep_axis(std::string_view text);
 
 struct SweepPoint {

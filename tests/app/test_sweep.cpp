@@ -90,6 +90,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "threads_per_particle",
                                                   "fuse_integrate",
                                                   "contact_list",
+                                                  "scatter_forces",
                                                   "spring"};
     ASSERT_GT(header.size(), config_cols.size());
     for (std::size_t i = 0; i < config_cols.size(); ++i) EXPECT_EQ(header[i], config_cols[i]);
