@@ -110,7 +110,8 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         EXPECT_FALSE(cells[1].empty());
         EXPECT_EQ(cells[2], want_preset[r - 1]);
         EXPECT_EQ(cells[3], want_particles[r - 1]);
-        EXPECT_EQ(cells[9], "0.4");
+        // The swept parameter's column comes right after the fixed configuration columns.
+        EXPECT_EQ(cells[config_cols.size() - 1], "0.4");
         std::vector<double> v(header.size());
         for (std::size_t c = config_cols.size(); c < header.size(); ++c)
             EXPECT_TRUE(parses_as_number(cells[c], &v[c])) << header[c] << ": '" << cells[c] << "'";
