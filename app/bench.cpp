@@ -26,10 +26,7 @@ std::string fmt(const char* format, double a, double b = 0, double c = 0) {
 }
 
 void print_stage(std::ostream& out, const char* name, const std::vector<double>& ms) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-16s %10.4f %10.4f %10.4f\n", name, median(ms),
-                  percentile(ms, 0.1), percentile(ms, 0.9));
-    out << line;
+    out << percentile_row(name, ms, 16);
 }
 
 }  // namespace

@@ -58,11 +58,8 @@ struct FrameSample {
     double frame_cpu_ms = 0;    // host: the whole frame, finished (glFinish)
 };
 
-void print_row(std::ostream& out, const char* name, std::vector<double> v) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %-30s %10.4f %10.4f %10.4f\n", name, median(v),
-                  percentile(v, 0.1), percentile(v, 0.9));
-    out << line;
+void print_row(std::ostream& out, const char* name, const std::vector<double>& v) {
+    out << percentile_row(name, v, 30);
 }
 
 }  // namespace

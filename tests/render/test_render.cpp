@@ -15,6 +15,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "egl_test.h"
 #include "render/egl_context.h"
 #include "render/embedded_shaders.h"
 #include "render/gl_check.h"
@@ -27,49 +28,11 @@
 namespace plab::render {
 namespace {
 
-using Rgba = std::array<int, 4>;
+using testing::pixel_at;
+using testing::Rgba;
+using testing::to_string;
 
-// One context for the whole suite: only one EglContext should live at a time, and bringing
-// up llvmpipe per test would only cost time.
-class Render : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<EglContext>();
-            std::printf("EGL: %s\nGL_RENDERER: %s\nGL_VERSION: %s\n", context_->source().c_str(),
-                        context_->renderer().c_str(), context_->version().c_str());
-        } catch (const EglUnavailable& e) {
-            skip_reason_ = e.what();
-        } catch (const Error& e) {
-            failure_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-
-    void SetUp() override {
-        if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
-        ASSERT_TRUE(failure_.empty()) << "EGL context failed: " << failure_;
-        ASSERT_NE(context_, nullptr);
-    }
-
-    static std::unique_ptr<EglContext> context_;
-    static std::string skip_reason_;
-    static std::string failure_;
-};
-
-std::unique_ptr<EglContext> Render::context_;
-std::string Render::skip_reason_;
-std::string Render::failure_;
-
-Rgba pixel_at(const std::vector<std::uint8_t>& rgba, int width, int x, int y_top) {
-    const std::size_t i = (static_cast<std::size_t>(y_top) * width + x) * 4;
-    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
-}
-
-std::string to_string(const Rgba& c) {
-    return "(" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " + std::to_string(c[2]) +
-           ", " + std::to_string(c[3]) + ")";
-}
+class Render : public testing::EglTest {};
 
 Buffer upload_vec4s(const std::vector<glm::vec4>& values) {
     Buffer buffer = make_buffer();

@@ -20,6 +20,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "egl_test.h"
 #include "render/egl_context.h"
 #include "render/gl_check.h"
 #include "render/gpu_timer.h"
@@ -35,33 +36,10 @@
 namespace plab::render {
 namespace {
 
-using Rgba = std::array<int, 4>;
+using testing::pixel_at;
+using testing::Rgba;
 
-class RenderScene : public ::testing::Test {
-  protected:
-    static void SetUpTestSuite() {
-        try {
-            context_ = std::make_unique<EglContext>();
-        } catch (const EglUnavailable& e) {
-            skip_reason_ = e.what();
-        } catch (const Error& e) {
-            failure_ = e.what();
-        }
-    }
-    static void TearDownTestSuite() { context_.reset(); }
-    void SetUp() override {
-        if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
-        ASSERT_TRUE(failure_.empty()) << "EGL context failed: " << failure_;
-    }
-
-    static std::unique_ptr<EglContext> context_;
-    static std::string skip_reason_;
-    static std::string failure_;
-};
-
-std::unique_ptr<EglContext> RenderScene::context_;
-std::string RenderScene::skip_reason_;
-std::string RenderScene::failure_;
+class RenderScene : public testing::EglTest {};
 
 constexpr Rgba kClear{10, 20, 30, 255};
 
@@ -69,11 +47,6 @@ void clear_target(const OffscreenTarget& target) {
     target.bind();
     PLAB_GL_CHECK(glClearColor(kClear[0] / 255.f, kClear[1] / 255.f, kClear[2] / 255.f, 1.f));
     PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
-}
-
-Rgba pixel_at(const std::vector<std::uint8_t>& rgba, int width, int x, int y_top) {
-    const std::size_t i = (static_cast<std::size_t>(y_top) * width + x) * 4;
-    return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
 }
 
 // Whether any pixel within `radius` of (x, y) has exactly this colour.
