@@ -256,8 +256,7 @@ void App::feed_particles() {
     const sim::RenderStyle style{ui_.view.color, std::max(ui_.view.speed_scale, 1e-6f)};
     const bool interop = session_.backend() == sim::Backend::Cuda &&
                          facts_.interop_reason.empty() && ui_.use_interop;
-    const render::FeedPath host =
-        ui_.pinned_host_copy ? render::FeedPath::PinnedCopy : render::FeedPath::HostCopy;
+    const render::FeedPath host = ui_.host_path;
     render::FeedTiming t;
     if (interop) {
         try {
@@ -271,6 +270,7 @@ void App::feed_particles() {
         t = feed_.feed(session_.simulator(), style, host);
     }
     facts_.feeding_interop = t.path == render::FeedPath::Interop;
+    facts_.feed_path = render::feed_path_name(t.path);
     history_.feed_interop = facts_.feeding_interop;
     history_.map_ms = t.map_ms;
     history_.export_ms = t.export_ms;

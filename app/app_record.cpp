@@ -17,7 +17,7 @@ std::vector<ConfigEntry> App::configuration() {
     s.backend = std::string(sim::backend_name(session_.backend()));
     s.device = device_name_;
     s.options = session_.options();
-    s.feed = facts_.feeding_interop ? "interop" : "host";
+    s.feed = facts_.feed_path;
     s.particles = session_.particle_count();
     s.preset = std::string(sim::preset_name(session_.preset()));
     s.vsync = ui_.vsync;

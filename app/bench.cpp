@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <ostream>
+#include <string>
 
 #include "app/bench_run.h"
 #include "app/percentile.h"
@@ -31,7 +32,15 @@ void print_stage(std::ostream& out, const char* name, const std::vector<double>&
 
 }  // namespace
 
+void require_render_mode(std::string_view mode) {
+    for (const char* m : kRenderModes)
+        if (mode == m) return;
+    throw Error("--render takes off, interop, host, pinned or pinned-async, not '" +
+                std::string(mode) + "'");
+}
+
 void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    require_render_mode(c.render);
     if (c.render != "off") {
 #if PLAB_HAS_RENDER
         run_frame_bench(c, out, progress);

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/simulator.h"
@@ -27,9 +28,17 @@ struct BenchConfig {
     bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)
     bool scatter_forces = false;      // each pair once, with atomics (see SimulatorOptions)
     std::vector<std::string> assignments;  // --set name=value
-    std::string render = "off";  // off, or whole frames: interop, host or pinned (frame_bench.h)
+    // off, or whole frames along a feed path: interop, host, pinned or pinned-async
+    // (frame_bench.h)
+    std::string render = "off";
     int width = 1280, height = 720;  // offscreen target of --render
 };
+
+// The --render values: off, interop, host, pinned, pinned-async.
+inline constexpr const char* kRenderModes[] = {"off", "interop", "host", "pinned",
+                                               "pinned-async"};
+// Throws plab::Error naming the allowed values unless `mode` is one of kRenderModes.
+void require_render_mode(std::string_view mode);
 
 // Runs the benchmark and prints to `out` (progress goes to `progress` when not null).
 // Throws plab::Error on bad configuration.

@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
     bench_cmd->add_option("--render", bench.render,
-                          "Time whole frames headless: off, interop, host or pinned (feed path)")
+                          "Time whole frames headless: off, interop, host, pinned or "
+                          "pinned-async (feed path); with --sweep, at every point")
         ->capture_default_str();
     bench_cmd->add_option("--width", bench.width, "Offscreen width for --render")
         ->capture_default_str();
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--sweep", sweeps,
                           "Measure every combination: key=v1,v2,... (repeatable; keys: "
                           "particles, backend, preset, block, graph, threads_per_particle, "
-                          "fuse_integrate, contact_list, scatter_forces, any parameter)");
+                          "fuse_integrate, contact_list, scatter_forces, render, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
 
     try {

@@ -267,15 +267,23 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
     ImGui::Checkbox("CUDA-GL interop (off: host round trip)", &ui.use_interop);
     ImGui::EndDisabled();
     ImGui::BeginDisabled(!cuda_running);
-    ImGui::Checkbox("page-locked host copy", &ui.pinned_host_copy);
+    static constexpr std::array<render::FeedPath, 3> kHostPaths{
+        render::FeedPath::HostCopy, render::FeedPath::PinnedCopy, render::FeedPath::PinnedAsync};
+    int host = static_cast<int>(std::find(kHostPaths.begin(), kHostPaths.end(), ui.host_path) -
+                                kHostPaths.begin());
+    if (ImGui::Combo("host copy", &host, "pageable\0page-locked\0page-locked, async\0"))
+        ui.host_path = kHostPaths[static_cast<std::size_t>(host)];
     ImGui::EndDisabled();
-    help_marker("The host round trip through page-locked memory: the device-to-host copy runs "
-                "at full bus speed instead of through the driver's bounce buffer.");
+    help_marker("How the host round trip copies. Pageable: through the driver's bounce buffer. "
+                "Page-locked: at full bus speed, waited for. Page-locked, async: copied on a "
+                "second CUDA stream while the next step runs, so the frame shows the previous "
+                "step's particles (one frame of latency).");
     if (!f.interop_reason.empty()) {
         ImGui::TextWrapped("Interop unavailable, host copy in use: %s", f.interop_reason.c_str());
     } else if (cuda_running) {
         ImGui::TextColored(kDim, "in use: %s",
-                           f.feeding_interop ? "interop (no host copy)" : "host copy");
+                           f.feeding_interop ? "interop (no host copy)"
+                                             : ("host copy, " + f.feed_path).c_str());
     }
 
     ImGui::BeginDisabled(!cuda_running);

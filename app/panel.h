@@ -28,6 +28,7 @@ struct PanelFacts {
     std::string cuda_reason;     // "" when a CUDA device is usable
     std::string interop_reason;  // "" when CUDA-GL interop works with this GL context
     bool feeding_interop = false;
+    std::string feed_path = "host";  // render::feed_path_name of the last feed
     std::optional<GpuMemory> gpu_memory;
 };
 

@@ -11,15 +11,19 @@
 #include "app/bench_run.h"
 #include "app/csv.h"
 #include "app/percentile.h"
+#if PLAB_HAS_RENDER
+#include "app/frame_bench.h"
+#endif
 #include "sim/error.h"
 #include "sim/presets.h"
 
 namespace plab::app {
 namespace {
 
-constexpr const char* kKeys[] = {"particles",      "backend",     "preset",
-                                 "block",          "graph",       "threads_per_particle",
-                                 "fuse_integrate", "contact_list", "scatter_forces"};
+constexpr const char* kKeys[] = {"particles",      "backend",      "preset",
+                                 "block",          "graph",        "threads_per_particle",
+                                 "fuse_integrate", "contact_list", "scatter_forces",
+                                 "render"};
 
 std::string known_keys() {
     std::string s;
@@ -68,6 +72,9 @@ void apply(BenchConfig& c, const std::string& key, const std::string& v) {
         c.single_pass_forces = !parse_on_off(key, v);
     } else if (key == "scatter_forces") {
         c.scatter_forces = parse_on_off(key, v);
+    } else if (key == "render") {
+        require_render_mode(v);
+        c.render = v;
     } else {
         // A parameter: checked against its range now, applied after the base --set values.
         sim::Params check;
@@ -82,9 +89,13 @@ struct Row {
     std::size_t particles = 0;
     int block = 0, threads_per_particle = 0;
     bool graph = false, fuse_integrate = true, contact_list = true, scatter_forces = false;
+    std::string render = "off";
     std::vector<std::string> param_values;  // per swept parameter
     std::vector<double> stats;              // per stat column
     double steps_per_s = 0;
+    // With render != off: per frame part its median, p10 and p90, then the pipelined frame
+    // ms and FPS. Empty otherwise.
+    std::vector<double> frame_stats;
 };
 
 struct Stage {
@@ -99,6 +110,14 @@ constexpr Stage kStages[] = {
     {"forces_ms", &sim::StageTimings::forces_ms, false},
     {"integrate_ms", &sim::StageTimings::integrate_ms, false},
 };
+
+// Columns of the whole-frame measurement (frame_bench.h), present when a point renders:
+// for each part _median, _p10 and _p90 over the serial frames, then these two.
+constexpr const char* kFrameParts[] = {"export_ms", "feed_ms", "draw_ms", "frame_serial_ms"};
+constexpr const char* kFrameTotals[] = {"frame_pipelined_ms", "fps"};
+constexpr std::size_t kFrameStats = 3 * std::size(kFrameParts) + std::size(kFrameTotals);
+
+bool renders(const BenchConfig& c) { return c.render != "off"; }
 
 std::string on_off(bool b) { return b ? "on" : "off"; }
 
@@ -124,39 +143,62 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
     PLAB_REQUIRE(static_cast<bool>(f), "writing '" + path.string() + "' failed");
 }
 
-std::string sweep_csv(const std::vector<std::string>& params, const std::vector<Row>& rows) {
+// `frames`: the sweep renders somewhere, so the frame columns are written (empty in rows
+// that do not render).
+std::string sweep_csv(const std::vector<std::string>& params, const std::vector<Row>& rows,
+                      bool frames) {
     std::ostringstream out;
     out << "backend,device,preset,particles,block,graph,threads_per_particle,fuse_integrate,"
-           "contact_list,scatter_forces";
+           "contact_list,scatter_forces,render";
     for (const auto& p : params) out << "," << p;
     for (const auto& s : kStages)
         out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
-    out << ",steps_per_s\n";
+    out << ",steps_per_s";
+    if (frames) {
+        for (const char* part : kFrameParts)
+            out << "," << part << "_median," << part << "_p10," << part << "_p90";
+        for (const char* total : kFrameTotals) out << "," << total;
+    }
+    out << "\n";
     for (const Row& r : rows) {
         out << r.backend << "," << csv_field(r.device) << "," << r.preset << "," << r.particles
             << "," << r.block << "," << on_off(r.graph) << "," << r.threads_per_particle << ","
             << on_off(r.fuse_integrate) << "," << on_off(r.contact_list) << ","
-            << on_off(r.scatter_forces);
+            << on_off(r.scatter_forces) << "," << r.render;
         for (const auto& v : r.param_values) out << "," << csv_field(v);
         for (double v : r.stats) out << "," << short_number(v);
-        out << "," << short_number(r.steps_per_s) << "\n";
+        out << "," << short_number(r.steps_per_s);
+        if (frames) {
+            for (std::size_t i = 0; i < kFrameStats; ++i)
+                out << "," << (r.frame_stats.empty() ? "" : short_number(r.frame_stats[i]));
+        }
+        out << "\n";
     }
     return out.str();
 }
 
 std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>& axes,
-                           const std::vector<Row>& rows, std::size_t total) {
+                           const std::vector<Row>& rows, std::size_t total, bool frames) {
     std::ostringstream out;
     out << "# Particle Lab sweep\n\n";
     out << rows.size() << " of " << total << " configurations, " << base.steps
         << " measured steps after " << base.warmup << " warm-up each. Times are device times "
         << "in ms, medians over the measured steps (p10–p90 of the step beside it); steps/s is "
-        << "the host clock over the measured steps.\n\n";
-    out << "|";
+        << "the host clock over the measured steps.";
+    if (frames)
+        out << " Where render is not off, the same number of whole frames (step, export along "
+            << "the render path, draw into a " << base.width << "x" << base.height
+            << " offscreen target) follows, medians over serial frames: export (device: "
+            << "kernel, plus the copy to the host on the host paths), feed (host clock: "
+            << "export, copy and upload or map/unmap), draw (GL timer), frame (host clock, "
+            << "finished); FPS comes from pipelined frames (host clock).";
+    out << "\n\n|";
     for (const auto& a : axes) out << " " << a.key << " |";
-    out << " backend | step ms | p10–p90 | grid | reorder | forces | integrate | steps/s |\n|";
-    for (std::size_t i = 0; i < axes.size() + 8; ++i)
-        out << (i <= axes.size() ? " --- |" : " ---: |");
+    out << " backend | step ms | p10–p90 | grid | reorder | forces | integrate | steps/s |";
+    if (frames) out << " export | feed | draw | frame | FPS |";
+    out << "\n|";
+    const std::size_t columns = axes.size() + 8 + (frames ? 5 : 0);
+    for (std::size_t i = 0; i < columns; ++i) out << (i <= axes.size() ? " --- |" : " ---: |");
     out << "\n";
     for (const Row& r : rows) {
         out << "|";
@@ -167,7 +209,15 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
             out << " " << fixed(r.stats[3 * s]) << " |";
         char sps[32];
         std::snprintf(sps, sizeof sps, "%.1f", r.steps_per_s);
-        out << " " << sps << " |\n";
+        out << " " << sps << " |";
+        if (frames && r.frame_stats.empty()) out << " – | – | – | – | – |";
+        if (frames && !r.frame_stats.empty()) {
+            for (std::size_t part = 0; part < std::size(kFrameParts); ++part)
+                out << " " << fixed(r.frame_stats[3 * part]) << " |";
+            std::snprintf(sps, sizeof sps, "%.1f", r.frame_stats.back());
+            out << " " << sps << " |";
+        }
+        out << "\n";
     }
     std::vector<std::string> devices;
     for (const Row& r : rows) {
@@ -233,13 +283,17 @@ std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<
 void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
                std::ostream* step_progress) {
-    PLAB_REQUIRE(base.render == "off",
-                 "--sweep times simulation steps only; drop --render (whole frames are timed by "
-                 "a plain `bench --render`)");
     PLAB_REQUIRE(!out_dir.empty(), "--sweep needs --out DIR for sweep.csv and sweep.md");
+    require_render_mode(base.render);
     std::vector<SweepAxis> axes;
     for (const auto& s : sweeps) axes.push_back(parse_sweep_axis(s));
     const std::vector<SweepPoint> points = expand_sweep(base, axes);
+    bool frames = false;
+    for (const auto& p : points) frames = frames || renders(p.config);
+#if !PLAB_HAS_RENDER
+    PLAB_REQUIRE(!frames, "--render needs the renderer, and this build has none "
+                          "(PLAB_BUILD_RENDER=OFF)");
+#endif
 
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
@@ -273,6 +327,7 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
             r.fuse_integrate = !p.config.separate_integrate;
             r.contact_list = !p.config.single_pass_forces;
             r.scatter_forces = p.config.scatter_forces;
+            r.render = p.config.render;
             for (const auto& name : params)
                 for (const auto& [k, v] : p.settings)
                     if (k == name) r.param_values.push_back(v);
@@ -284,16 +339,33 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                 r.stats.push_back(percentile(v, 0.9));
             }
             r.steps_per_s = 1000.0 * p.config.steps / result.wall_ms;
+#if PLAB_HAS_RENDER
+            // Whole frames of the same simulator, after its steps were measured alone.
+            if (renders(p.config)) {
+                const FrameBenchResult frames_result =
+                    measure_frames(run, p.config, step_progress);
+                for (double FrameSample::*part :
+                     {&FrameSample::export_gpu_ms, &FrameSample::feed_cpu_ms,
+                      &FrameSample::draw_gpu_ms, &FrameSample::frame_cpu_ms}) {
+                    const auto v = frame_column(frames_result, part);
+                    r.frame_stats.push_back(median(v));
+                    r.frame_stats.push_back(percentile(v, 0.1));
+                    r.frame_stats.push_back(percentile(v, 0.9));
+                }
+                r.frame_stats.push_back(frames_result.pipelined_ms);
+                r.frame_stats.push_back(1000.0 / frames_result.pipelined_ms);
+            }
+#endif
         } catch (const std::exception& e) {
             throw Error(
                 label + ": " + e.what() +
                 (rows.empty() ? "" : " (the finished rows are in " + csv_path.string() + ")"));
         }
         rows.push_back(std::move(r));
-        write_file(csv_path, sweep_csv(params, rows));
-        write_file(md_path, sweep_markdown(base, axes, rows, points.size()));
+        write_file(csv_path, sweep_csv(params, rows, frames));
+        write_file(md_path, sweep_markdown(base, axes, rows, points.size(), frames));
     }
-    out << sweep_markdown(base, axes, rows, points.size());
+    out << sweep_markdown(base, axes, rows, points.size(), frames);
     out << "\nwrote " << csv_path.string() << " and " << md_path.string() << "\n";
 }
 

@@ -19,9 +19,11 @@ struct SweepAxis {
 };
 
 // Parses "key=v1,v2,...". Keys: particles, backend, preset, block, graph (on/off),
-// threads_per_particle, fuse_integrate, contact_list and scatter_forces (on/off), and every
-// parameter of sim::param_table() by name; "variant." in front of a key is accepted. Throws
-// plab::Error naming the known keys or the bad value.
+// threads_per_particle, fuse_integrate, contact_list, scatter_forces, persistent_kernel and
+// sorted_memory (on/off), render (off, interop, host, pinned, pinned-async: the feed path of
+// whole frames, as `bench --render`), and
+// every parameter of sim::param_table() by name; "variant." in front of a key is accepted.
+// Throws plab::Error naming the known keys or the bad value.
 SweepAxis parse_sweep_axis(std::string_view text);
 
 struct SweepPoint {
@@ -34,7 +36,9 @@ struct SweepPoint {
 std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes);
 
 // Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (rewritten after every
-// configuration, so an interrupted sweep keeps the finished rows). One line per configuration
+// configuration, so an interrupted sweep keeps the finished rows). A configuration whose render
+// is not off (swept, or `base.render` for all) is measured as steps and then as whole frames
+// (frame_bench.h); its frame timings fill extra columns. One line per configuration
 // goes to `progress`; step-level progress to `step_progress` when not null. The Markdown table
 // is also printed to `out`.
 void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,

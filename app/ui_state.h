@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "render/particle_feed.h"
 #include "sim/color_map.h"
 #include "sim/params.h"
 #include "sim/presets.h"
@@ -41,7 +42,9 @@ struct UiState {
     bool paused = false;
     bool vsync = true;
     bool use_interop = true;  // when it works: otherwise the host copy runs regardless
-    bool pinned_host_copy = false;  // the host copy goes through page-locked memory
+    // The host round trip (when interop is off or unusable): HostCopy (pageable memory),
+    // PinnedCopy or PinnedAsync.
+    render::FeedPath host_path = render::FeedPath::HostCopy;
     sim::SimulatorOptions options;
     int particles_field = 0;  // the count typed into the panel, applied with its button
     ViewSettings view;

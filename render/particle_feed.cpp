@@ -54,11 +54,28 @@ void ParticleFeed::reserve(std::size_t count) {
     capacity_ = count;
 }
 
+const char* feed_path_name(FeedPath path) {
+    switch (path) {
+        case FeedPath::HostCopy:
+            return "host";
+        case FeedPath::PinnedCopy:
+            return "pinned";
+        case FeedPath::PinnedAsync:
+            return "pinned-async";
+        case FeedPath::Interop:
+            return "interop";
+    }
+    return "?";
+}
+
 FeedTiming ParticleFeed::feed(sim::Simulator& simulator, const sim::RenderStyle& style,
                               FeedPath path) {
     PLAB_REQUIRE(simulator.particle_count() <= capacity_,
                  "particle buffers hold " + std::to_string(capacity_) + " particles, " +
                      std::to_string(simulator.particle_count()) + " to draw");
+    if (path == FeedPath::PinnedAsync) return feed_pinned_async(simulator, style);
+    // The export in flight is not drawn; a later asynchronous feed starts afresh.
+    async_source_ = nullptr;
     if (path == FeedPath::Interop) return feed_interop(simulator, style);
     return feed_host(simulator, style, path == FeedPath::PinnedCopy);
 }
@@ -89,16 +106,47 @@ FeedTiming ParticleFeed::feed_host(sim::Simulator& simulator, const sim::RenderS
     t.export_ms = ms_since(start);
 
     start = std::chrono::steady_clock::now();
-    const auto bytes = static_cast<GLsizeiptr>(n * kVec4Bytes);
-    if (bytes > 0) {
-        // Orphan first, so the upload need not wait for last frame's draw to finish.
-        PLAB_GL_CHECK(glInvalidateBufferData(positions_.get()));
-        PLAB_GL_CHECK(glInvalidateBufferData(colors_.get()));
-        PLAB_GL_CHECK(glNamedBufferSubData(positions_.get(), 0, bytes, target.positions));
-        PLAB_GL_CHECK(glNamedBufferSubData(colors_.get(), 0, bytes, target.colors));
-    }
+    upload(target.positions, target.colors, n);
     t.upload_ms = ms_since(start);
     return t;
+}
+
+FeedTiming ParticleFeed::feed_pinned_async(sim::Simulator& simulator,
+                                           const sim::RenderStyle& style) {
+    FeedTiming t;
+    t.path = FeedPath::PinnedAsync;
+    const std::size_t n = simulator.particle_count();
+    auto start = std::chrono::steady_clock::now();
+    // Last frame's export, copied while this frame's step ran.
+    sim::HostRenderFrame ready;
+    if (async_source_ == &simulator) ready = simulator.wait_export_async();
+    if (ready.count != n || (n > 0 && !ready.positions)) {
+        // Nothing of this size in flight (first frame, a new simulator or particle count):
+        // export now and wait, rather than draw stale or missing particles.
+        simulator.export_render_async(style);
+        ready = simulator.wait_export_async();
+    }
+    // This frame's particles: copied on the simulator's second stream while the next step
+    // runs, drawn next frame. `ready` lives in the other host buffer, so it stays valid.
+    simulator.export_render_async(style);
+    async_source_ = &simulator;
+    t.export_ms = ms_since(start);
+
+    start = std::chrono::steady_clock::now();
+    upload(ready.positions, ready.colors, n);
+    t.upload_ms = ms_since(start);
+    return t;
+}
+
+void ParticleFeed::upload(const sim::Float4* positions, const sim::Float4* colors,
+                          std::size_t count) {
+    const auto bytes = static_cast<GLsizeiptr>(count * kVec4Bytes);
+    if (bytes == 0) return;
+    // Orphan first, so the upload need not wait for last frame's draw to finish.
+    PLAB_GL_CHECK(glInvalidateBufferData(positions_.get()));
+    PLAB_GL_CHECK(glInvalidateBufferData(colors_.get()));
+    PLAB_GL_CHECK(glNamedBufferSubData(positions_.get(), 0, bytes, positions));
+    PLAB_GL_CHECK(glNamedBufferSubData(colors_.get(), 0, bytes, colors));
 }
 
 #if PLAB_HAS_CUDA

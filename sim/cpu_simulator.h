@@ -29,6 +29,9 @@ public:
         staging_.resize(2 * count);
         return staging_.data();
     }
+    // Nothing to overlap with: exports at once (cpu_export_async.cpp).
+    void export_render_async(const RenderStyle& style) override;
+    HostRenderFrame wait_export_async() override { return async_frame_; }
     void set_options(const SimulatorOptions& options) override { options_ = options; }
 
 private:
@@ -46,6 +49,9 @@ private:
     SimulatorOptions options_;  // only scatter_forces applies to this backend
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
     std::vector<Float4> staging_;  // host_staging
+    std::vector<Float4> async_staging_[2];  // export_render_async, used in turn
+    int async_next_ = 0;                    // the one the next async export writes
+    HostRenderFrame async_frame_;           // the last async export
     double last_export_ms_ = 0;
 };
 

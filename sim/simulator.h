@@ -65,6 +65,14 @@ struct RenderTarget {
     bool on_device = false;
 };
 
+// Where an asynchronous export (Simulator::export_render_async) left its particles in host
+// memory: `count` positions and colours, as export_render writes them.
+struct HostRenderFrame {
+    const Float4* positions = nullptr;
+    const Float4* colors = nullptr;
+    std::size_t count = 0;
+};
+
 struct RenderStyle {
     ColorMode color = ColorMode::Speed;
     float speed_scale = 1.f;  // m/s shown as the top of the speed ramp
@@ -113,7 +121,17 @@ public:
     // into fastest: page-locked on the CUDA backend, so a host-copy export runs at full bus
     // speed. Owned by the simulator; valid until the next call. Throws when it cannot be had.
     virtual Float4* host_staging(std::size_t count) = 0;
-    // Device time of the last export_render, ms (CUDA: events around its kernel and, for host
+    // Starts an export of the current particles into host memory and returns without waiting
+    // for it. On the CUDA backend the export kernel runs on the simulator's stream and the copy
+    // into page-locked memory on a second stream, so it overlaps the steps that follow; the CPU
+    // backend exports at once. Two host buffers alternate: what wait_export_async() returns for
+    // one export stays valid until the second export_render_async() after it (one to draw from
+    // while the next is copied).
+    virtual void export_render_async(const RenderStyle& style) = 0;
+    // Waits for the last export_render_async() to reach host memory and returns where it is;
+    // empty ({}) when none was started.
+    virtual HostRenderFrame wait_export_async() = 0;
+    // Device time of the last export_render or export_render_async, ms (CUDA: events around its kernel and, for host
     // targets, the copies; CPU: the loop). Waits for that export to finish.
     virtual double last_export_ms() = 0;
 

@@ -87,6 +87,34 @@ Snapshot CudaSimulator::download() {
     return to_id_order(pos, vel, id);
 }
 
+// The export kernel on the simulator's stream, into device memory (a mapped GL buffer or the
+// staging of a host export).
+void CudaSimulator::Impl::enqueue_export(const RenderStyle& style, Float4* pos_out,
+                                         Float4* color_out) {
+    export_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(
+        pos.data(), vel.data(), id.data(), count, grid, grid_radius, style,
+        pos_out, color_out);
+    check_launch();
+}
+
+// The device staging of exports to host memory: n positions, then n colours. The copy of an
+// asynchronous export may still be reading it on the second stream, so the simulator's stream
+// waits for that copy before anything writes the staging again (a no-op on the device when
+// the copy is done): the next export kernel can never overwrite particles the copy has not
+// taken yet. Growing frees the old block, so then the host waits for the copy first.
+Float4* CudaSimulator::Impl::claim_staging(std::size_t n) {
+    require_free_device_memory(staging.growth_bytes(2 * n), "the host-copy export",
+                               2 * sizeof(Float4));
+    AsyncExport& a = async_export;
+    if (a.copy_enqueued) {
+        if (staging.growth_bytes(2 * n) > 0)
+            PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), a.copied.get(), 0));
+    }
+    staging.resize(2 * n);
+    return staging.data();
+}
+
 void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
     NvtxRange range("export");
     Impl& m = *impl_;
@@ -99,17 +127,11 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
     Float4* pos_out = target.positions;
     Float4* color_out = target.colors;
     if (!target.on_device) {
-        require_free_device_memory(m.staging.growth_bytes(2 * n), "the host-copy export",
-                                   2 * sizeof(Float4));
-        m.staging.resize(2 * n);
-        pos_out = m.staging.data();
-        color_out = m.staging.data() + n;
+        pos_out = m.claim_staging(n);
+        color_out = pos_out + n;
     }
     m.record(m.export_start.get());
-    export_kernel<<<blocks_for(static_cast<uint32_t>(n), 256), 256, 0, s>>>(
-        m.pos.data(), m.vel.data(), m.id.data(), static_cast<uint32_t>(n), m.grid, m.grid_radius,
-        style, pos_out, color_out);
-    m.check_launch();
+    m.enqueue_export(style, pos_out, color_out);
     if (!target.on_device) {
         PLAB_CUDA_CHECK(cudaMemcpyAsync(target.positions, pos_out, n * sizeof(Float4),
                                         cudaMemcpyDeviceToHost, s));
@@ -119,6 +141,57 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
     m.record(m.export_end.get());
     m.export_recorded = true;
     if (!target.on_device) m.sync();
+}
+
+// Export N of a frame that is drawn one frame later. The work it enqueues:
+//   simulator's stream: [wait for copy N-1 to leave the staging] export kernel N -> staging,
+//                       record `exported`
+//   copy stream:        [wait for `exported`] staging -> host[N % 2], record `copied`
+// The simulator's stream then runs step N+1 while copy N runs. Why nothing is overwritten
+// early:
+// - Copy N reads the staging only after kernel N wrote it: cudaStreamWaitEvent waits for the
+//   event as last recorded when it is called (after kernel N); recording it again for export
+//   N+1 does not change what copy N waits for.
+// - Kernel N+1 writes the staging only after copy N has read it (claim_staging waits the
+//   simulator's stream for `copied` as recorded after copy N).
+// - Step N+1 rewrites the particle state that kernel N read, but after it on the same stream;
+//   the copy touches only the staging and host memory.
+// - host[N % 2] is written next by copy N+2, enqueued by the second call after this one: by
+//   the interface's contract the caller has finished reading it by then. Growing a host
+//   buffer frees it, so the host waits for the copy stream first.
+void CudaSimulator::export_render_async(const RenderStyle& style) {
+    NvtxRange range("export (async copy)");
+    Impl& m = *impl_;
+    AsyncExport& a = m.async_export;
+    const std::size_t n = m.count;
+    PinnedBuffer<Float4>& host = a.host[a.next];
+    if (host.size() < 2 * n) PLAB_CUDA_CHECK(cudaStreamSynchronize(a.copy_stream.get()));
+    host.resize(2 * n);
+    if (n > 0) {
+        cudaStream_t copy = a.copy_stream.get();
+        Float4* staging = m.claim_staging(n);
+        m.record(m.export_start.get());
+        m.enqueue_export(style, staging, staging + n);
+        m.record(a.exported.get());
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(copy, a.exported.get(), 0));
+        // Positions and colours lie back to back in both the staging and the host buffer.
+        PLAB_CUDA_CHECK(cudaMemcpyAsync(host.data(), staging, 2 * n * sizeof(Float4),
+                                        cudaMemcpyDeviceToHost, copy));
+        // From the kernel's start on one stream to the copy's end on the other: the span
+        // last_export_ms gives for a synchronous host export too.
+        PLAB_CUDA_CHECK(cudaEventRecord(m.export_end.get(), copy));
+        PLAB_CUDA_CHECK(cudaEventRecord(a.copied.get(), copy));
+        a.copy_enqueued = true;
+        m.export_recorded = true;
+    }
+    a.last = {host.data(), host.data() + n, n};
+    a.next ^= 1;
+}
+
+HostRenderFrame CudaSimulator::wait_export_async() {
+    AsyncExport& a = impl_->async_export;
+    if (a.copy_enqueued) PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
+    return a.last;
 }
 
 Float4* CudaSimulator::host_staging(std::size_t count) {

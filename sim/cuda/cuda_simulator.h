@@ -25,6 +25,8 @@ public:
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override;
     Float4* host_staging(std::size_t count) override;
+    void export_render_async(const RenderStyle& style) override;
+    HostRenderFrame wait_export_async() override;
     void set_options(const SimulatorOptions& options) override;
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/cuda/async_export.h"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
@@ -45,6 +46,13 @@ struct CudaSimulator::Impl {
     PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
     bool export_recorded = false;
+    // export_render_async's stream, events and double-buffered page-locked memory. After
+    // `staging`, so it is destroyed first: its destructor waits for a copy still reading it.
+    AsyncExport async_export;
+    // The export kernel into device memory, and the staging of exports to host memory
+    // (cuda_readback.cu).
+    void enqueue_export(const RenderStyle& style, Float4* pos_out, Float4* color_out);
+    Float4* claim_staging(std::size_t n);
 
     Domain domain;
     GridSpec grid;

@@ -91,6 +91,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "fuse_integrate",
                                                   "contact_list",
                                                   "scatter_forces",
+                                                  "render",
                                                   "spring"};
     ASSERT_GT(header.size(), config_cols.size());
     for (std::size_t i = 0; i < config_cols.size(); ++i) EXPECT_EQ(header[i], config_cols[i]);
@@ -110,6 +111,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         EXPECT_FALSE(cells[1].empty());
         EXPECT_EQ(cells[2], want_preset[r - 1]);
         EXPECT_EQ(cells[3], want_particles[r - 1]);
+        EXPECT_EQ(cells[config_cols.size() - 2], "off");  // render: steps only
         // The swept parameter's column comes right after the fixed configuration columns.
         EXPECT_EQ(cells[config_cols.size() - 1], "0.4");
         std::vector<double> v(header.size());
@@ -156,6 +158,8 @@ TEST(Sweep, BadKeysAndValuesFailBeforeMeasuring) {
               std::string::npos);
     EXPECT_NE(error_of({"particles=100,,200"}).find("empty value"), std::string::npos);
     EXPECT_NE(error_of({"graph=yes"}).find("must be on or off"), std::string::npos);
+    EXPECT_NE(error_of({"render=host,sometimes"}).find("--render takes off, interop, host"),
+              std::string::npos);
     EXPECT_NE(error_of({"backend=gpu"}).find("gpu"), std::string::npos);
     EXPECT_NE(error_of({"threads_per_particle=3"}).find("must be 0 (automatic), 1, 2, 4"),
               std::string::npos);
@@ -173,6 +177,18 @@ TEST(Sweep, ExpandsLastAxisFastest) {
     EXPECT_EQ(points[1].config.block_size, 64);
     EXPECT_FALSE(points[2].config.graph);
     EXPECT_EQ(points[3].settings.back().first, "block");
+}
+
+TEST(Sweep, RenderIsAnAxisAndAPlainRenderAppliesToEveryPoint) {
+    BenchConfig base = tiny();
+    base.render = "pinned";
+    const auto points = expand_sweep(
+        base, {parse_sweep_axis("particles=100,200"), parse_sweep_axis("render=off,pinned-async")});
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_EQ(points[0].config.render, "off");
+    EXPECT_EQ(points[1].config.render, "pinned-async");
+    const auto plain = expand_sweep(base, {parse_sweep_axis("particles=100,200")});
+    for (const auto& p : plain) EXPECT_EQ(p.config.render, "pinned");
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // Simulator::export_render on the CPU backend: what the renderer receives.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "sim/color_map.h"
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
@@ -83,6 +86,36 @@ TEST_F(CpuExport, HostStagingHoldsTheSameExport) {
         EXPECT_EQ(staging[i].x, pos[i].x);
         EXPECT_EQ(staging[1000 + i].y, color[i].y);
     }
+}
+
+TEST_F(CpuExport, AsyncExportGivesTheHostCopysBuffers) {
+    const RenderStyle style{ColorMode::Speed, 0.01f};
+    EXPECT_EQ(sim_.wait_export_async().count, 0u);  // none started yet
+    std::vector<Float4> pos(1000), color(1000);
+    sim_.export_render({pos.data(), color.data(), 1000, false}, style);
+    sim_.export_render_async(style);
+    const HostRenderFrame frame = sim_.wait_export_async();
+    ASSERT_EQ(frame.count, 1000u);
+    EXPECT_EQ(0, std::memcmp(frame.positions, pos.data(), 1000 * sizeof(Float4)));
+    EXPECT_EQ(0, std::memcmp(frame.colors, color.data(), 1000 * sizeof(Float4)));
+}
+
+TEST_F(CpuExport, AsyncExportKeepsThePreviousFrameUntilTheOneAfterNext) {
+    const RenderStyle style{ColorMode::Speed, 0.01f};
+    sim_.export_render_async(style);
+    const HostRenderFrame first = sim_.wait_export_async();
+    const std::vector<Float4> first_pos(first.positions, first.positions + first.count);
+    for (int i = 0; i < 5; ++i) sim_.step(p_);
+    // The next export goes to the other buffer: the first one is still readable and unchanged.
+    sim_.export_render_async(style);
+    const HostRenderFrame second = sim_.wait_export_async();
+    EXPECT_NE(second.positions, first.positions);
+    EXPECT_EQ(0, std::memcmp(first.positions, first_pos.data(), 1000 * sizeof(Float4)));
+    // And the second holds the state after the steps, as the host copy does.
+    std::vector<Float4> pos(1000), color(1000);
+    sim_.export_render({pos.data(), color.data(), 1000, false}, style);
+    EXPECT_EQ(0, std::memcmp(second.positions, pos.data(), 1000 * sizeof(Float4)));
+    EXPECT_NE(0, std::memcmp(second.positions, first_pos.data(), 1000 * sizeof(Float4)));
 }
 
 TEST_F(CpuExport, TooSmallOrDeviceTargetIsRefused) {
