@@ -68,6 +68,10 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << fmt("[%g, %g] m", lo.z, hi.z) << ", grid " << initial.grid.dim_x << "x"
         << initial.grid.dim_y << "x" << initial.grid.dim_z << " = "
         << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
+    out << "  memory       "
+        << (c.unsorted ? "particles left unsorted (neighbours read through the cell index)"
+                       : "particles copied into cell order every step")
+        << "\n";
     out << "  steps        " << c.steps << " measured after " << c.warmup
         << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
     if (cuda) {
@@ -76,7 +80,10 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                    sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) /
                        1048576.0);
 #endif
-        out << "  launch       " << (c.graph ? "CUDA graph per step" : "plain launches")
+        out << "  launch       "
+            << (c.persistent ? "one persistent cooperative kernel per step"
+                : c.graph    ? "CUDA graph per step"
+                             : "plain launches")
             << ", block " << c.block_size;
 #if PLAB_HAS_CUDA
         const auto& device = dynamic_cast<const sim::cuda::CudaSimulator&>(*simulator);
@@ -95,9 +102,14 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const std::vector<sim::StageTimings>& measured = result.measured;
     const std::vector<sim::StageTimings>& staged = result.staged;
     const double wall_ms = result.wall_ms;
+    if (!result.notes.empty()) out << "  note         " << result.notes << "\n";
+    const bool persistent = result.persistent;
+    // Measured as one launch per step (graph or persistent kernel): stages come from plain
+    // launches.
+    const bool whole = cuda && (c.graph || persistent);
 
     const char* clock = cuda ? "CUDA events" : "steady clock";
-    out << "\nstage (" << clock << (cuda && c.graph ? ", plain launches" : "")
+    out << "\nstage (" << clock << (whole ? ", plain launches" : "")
         << ")   median ms    p10 ms    p90 ms\n";
     print_stage(out, "grid build", timing_column(staged, &sim::StageTimings::grid_ms));
     print_stage(out, "sort/reorder", timing_column(staged, &sim::StageTimings::reorder_ms));
@@ -106,7 +118,16 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                 timing_column(staged, &sim::StageTimings::forces_ms));
     if (!fused) print_stage(out, "integrate", timing_column(staged, &sim::StageTimings::integrate_ms));
     print_stage(out, "step (stages)", timing_column(staged, &sim::StageTimings::total_ms));
-    if (cuda && c.graph) {
+    if (persistent) {
+        out << "\nstep as one persistent kernel (CUDA events)\n";
+        print_stage(out, "step (persistent)",
+                    timing_column(measured, &sim::StageTimings::total_ms));
+#if PLAB_HAS_CUDA
+        out << "  grid               "
+            << dynamic_cast<const sim::cuda::CudaSimulator&>(*simulator).persistent_grid_blocks()
+            << " blocks of " << c.block_size << " threads (all resident at once)\n";
+#endif
+    } else if (whole) {
         out << "\nstep as CUDA graph (CUDA events)\n";
         print_stage(out, "step (graph)", timing_column(measured, &sim::StageTimings::total_ms));
     }

@@ -4,6 +4,9 @@
 #include <ostream>
 
 #include "sim/error.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
 #include "sim/presets.h"
 #include "sim/scene_file.h"
 
@@ -66,6 +69,8 @@ sim::SimulatorOptions bench_options(const BenchConfig& c) {
     o.fuse_integrate = !c.separate_integrate;
     o.contact_list = !c.single_pass_forces;
     o.scatter_forces = c.scatter_forces;
+    o.persistent_kernel = c.persistent;
+    o.sorted_memory = !c.unsorted;
     return o;
 }
 
@@ -92,12 +97,20 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     const auto t0 = Clock::now();
     r.measured = run_steps(*simulator_, params_, config_.steps, progress, "measure");
     r.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    r.notes = simulator_->option_notes();
+#if PLAB_HAS_CUDA
+    if (cuda())
+        r.persistent =
+            dynamic_cast<const sim::cuda::CudaSimulator&>(*simulator_).persistent_in_use();
+#endif
 
-    // A graph step has only its total; take the stage split from plain launches.
+    // A graph or persistent-kernel step has only its total; take the stage split from plain
+    // launches.
     r.staged = r.measured;
-    if (cuda() && config_.graph) {
+    if (cuda() && (config_.graph || config_.persistent)) {
         sim::SimulatorOptions plain = options_;
         plain.use_graph = false;
+        plain.persistent_kernel = false;
         simulator_->set_options(plain);
         r.staged = run_steps(*simulator_, params_, config_.steps, progress, "stages");
         simulator_->set_options(options_);

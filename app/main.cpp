@@ -105,6 +105,10 @@ int main(int argc, char** argv) {
                         "Each touching pair once, the neighbour's force added with atomics");
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
+    bench_cmd->add_flag("--persistent", bench.persistent,
+                        "CUDA: run each step as one persistent cooperative kernel");
+    bench_cmd->add_flag("--unsorted", bench.unsorted,
+                        "Leave particles unsorted in memory (neighbours read through the index)");
     bench_cmd->add_option("--render", bench.render,
                           "Time whole frames headless: off, interop, host, pinned or "
                           "pinned-async (feed path); with --sweep, at every point")
@@ -119,7 +123,8 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--sweep", sweeps,
                           "Measure every combination: key=v1,v2,... (repeatable; keys: "
                           "particles, backend, preset, block, graph, threads_per_particle, "
-                          "fuse_integrate, contact_list, scatter_forces, render, any parameter)");
+                          "fuse_integrate, contact_list, scatter_forces, persistent_kernel, "
+                          "sorted_memory, render, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
 
     try {

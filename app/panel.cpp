@@ -218,7 +218,8 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
                            h.grid_ms, h.reorder_ms, h.integrate_fused ? "+drift" : "", h.forces_ms,
                            h.integrate_ms);
     } else {
-        ImGui::TextColored(kDim, "  one CUDA graph per step: stage times not separated");
+        ImGui::TextColored(kDim, "  one launch per step (CUDA graph or persistent kernel): "
+                                 "stage times not separated");
     }
     if (h.feed_interop) {
         ImGui::Text("interop: map %.3f  export %.3f  unmap %.3f ms", h.map_ms, h.export_ms,
@@ -319,6 +320,11 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
         ui.requests.options_changed = true;
     }
     help_marker("Find the touching neighbours first, then apply the contact law to those only.");
+    if (ImGui::Checkbox("persistent kernel", &ui.options.persistent_kernel)) {
+        ui.requests.options_changed = true;
+    }
+    help_marker("The whole step as one cooperative kernel that stays on the GPU and syncs the "
+                "grid between stages: no launch per stage, so no stage times. DEM only.");
     ImGui::EndDisabled();
     if (!cuda_running) ImGui::TextColored(kDim, "kernel options apply to the CUDA backend");
     // Both backends have the scatter form.
@@ -327,6 +333,19 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
     }
     help_marker("Each touching pair once, the neighbour's share added with atomic adds, "
                 "instead of every particle gathering from all its neighbours.");
+    if (ImGui::Checkbox("sorted memory", &ui.options.sorted_memory)) {
+        ui.requests.options_changed = true;
+    }
+    help_marker("Copy the particles into cell order every step, so neighbours lie together in "
+                "memory. Off: only their indices are sorted and the force pass reads each "
+                "neighbour through its index, wherever it lies. DEM only.");
+    // Requested options the simulator could not apply, and why (never silently).
+    const std::string notes = session.simulator().option_notes();
+    if (!notes.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("%s", notes.c_str());
+        ImGui::PopStyleColor();
+    }
 }
 
 void help_section() {

@@ -103,6 +103,9 @@ std::vector<ConfigEntry> describe_configuration(const ConfigSource& s) {
         {"variant.threads_per_particle", std::to_string(s.options.threads_per_particle)},
         {"variant.fuse_integrate", on_off(s.options.fuse_integrate)},
         {"variant.contact_list", on_off(s.options.contact_list)},
+        {"variant.scatter_forces", on_off(s.options.scatter_forces)},
+        {"variant.persistent_kernel", on_off(s.options.persistent_kernel)},
+        {"variant.sorted_memory", on_off(s.options.sorted_memory)},
     };
     for (const auto& p : sim::param_table()) {
         const double v = p.get(s.params);

@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kKeys[] = {"particles",      "backend",      "preset",
                                  "block",          "graph",        "threads_per_particle",
                                  "fuse_integrate", "contact_list", "scatter_forces",
-                                 "render"};
+                                 "persistent_kernel", "sorted_memory", "render"};
 
 std::string known_keys() {
     std::string s;
@@ -72,6 +72,10 @@ void apply(BenchConfig& c, const std::string& key, const std::string& v) {
         c.single_pass_forces = !parse_on_off(key, v);
     } else if (key == "scatter_forces") {
         c.scatter_forces = parse_on_off(key, v);
+    } else if (key == "persistent_kernel") {
+        c.persistent = parse_on_off(key, v);
+    } else if (key == "sorted_memory") {
+        c.unsorted = !parse_on_off(key, v);
     } else if (key == "render") {
         require_render_mode(v);
         c.render = v;
@@ -89,6 +93,7 @@ struct Row {
     std::size_t particles = 0;
     int block = 0, threads_per_particle = 0;
     bool graph = false, fuse_integrate = true, contact_list = true, scatter_forces = false;
+    bool persistent_kernel = false, sorted_memory = true;
     std::string render = "off";
     std::vector<std::string> param_values;  // per swept parameter
     std::vector<double> stats;              // per stat column
@@ -149,7 +154,7 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
                       bool frames) {
     std::ostringstream out;
     out << "backend,device,preset,particles,block,graph,threads_per_particle,fuse_integrate,"
-           "contact_list,scatter_forces,render";
+           "contact_list,scatter_forces,persistent_kernel,sorted_memory,render";
     for (const auto& p : params) out << "," << p;
     for (const auto& s : kStages)
         out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
@@ -164,7 +169,8 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
         out << r.backend << "," << csv_field(r.device) << "," << r.preset << "," << r.particles
             << "," << r.block << "," << on_off(r.graph) << "," << r.threads_per_particle << ","
             << on_off(r.fuse_integrate) << "," << on_off(r.contact_list) << ","
-            << on_off(r.scatter_forces) << "," << r.render;
+            << on_off(r.scatter_forces) << "," << on_off(r.persistent_kernel) << ","
+            << on_off(r.sorted_memory) << "," << r.render;
         for (const auto& v : r.param_values) out << "," << csv_field(v);
         for (double v : r.stats) out << "," << short_number(v);
         out << "," << short_number(r.steps_per_s);
@@ -327,6 +333,8 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
             r.fuse_integrate = !p.config.separate_integrate;
             r.contact_list = !p.config.single_pass_forces;
             r.scatter_forces = p.config.scatter_forces;
+            r.persistent_kernel = p.config.persistent;
+            r.sorted_memory = !p.config.unsorted;
             r.render = p.config.render;
             for (const auto& name : params)
                 for (const auto& [k, v] : p.settings)

@@ -42,6 +42,31 @@ void parallel_for(std::size_t n, Body&& body) {
     for (std::int64_t i = 0; i < count; ++i) body(static_cast<uint32_t>(i));
 }
 
+// The scatter form of the force pass: each pair once, the neighbour's share added with an
+// atomic add (as on the GPU) into b.force (zeroed by the caller, cell order), then the kick.
+template <Memory M>
+void scatter_pass(const StepBuffers& b, const GridSpec& g, const Params& p) {
+    auto add = [&](uint32_t j, Vec3 f) {
+#pragma omp atomic
+        b.force[j].x += f.x;
+#pragma omp atomic
+        b.force[j].y += f.y;
+#pragma omp atomic
+        b.force[j].z += f.z;
+    };
+    parallel_for(b.count, [&](uint32_t i) {
+        const uint32_t s = stored_at<M>(b, i);
+        const Vec3 pos = xyz(read_pos<M>(b)[s]), vel = xyz(read_vel<M>(b)[s]);
+        add(i, dem_pair_forces_half<M>(i, pos, vel, read_id<M>(b)[s], b, g, p, add));
+    });
+    parallel_for(b.count, [&](uint32_t i) {
+        const uint32_t s = stored_at<M>(b, i);
+        const Vec3 pos = xyz(read_pos<M>(b)[s]), vel = xyz(read_vel<M>(b)[s]);
+        *kicked_velocity<M>(b, i) =
+            dem_new_velocity(pos, vel, read_id<M>(b)[s], xyz(b.force[i]), p);
+    });
+}
+
 }  // namespace
 
 CpuSimulator::CpuSimulator() = default;
@@ -108,15 +133,25 @@ StageTimings CpuSimulator::substep(const Params& p) {
     const auto t0 = Clock::now();
     grid_and_reorder();
     const auto t1 = Clock::now();
-    parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
+    // Unsorted memory scatters only the index.
+    const bool sorted = options_.sorted_memory;
+    if (sorted)
+        parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
+    else
+        parallel_for(b.count, [&](uint32_t i) { scatter_particle<Memory::Unsorted>(i, b); });
     const auto t2 = Clock::now();
     if (options_.scatter_forces) {
         scatter_forces(b, p);
-    } else {
+    } else if (sorted) {
         parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
+    } else {
+        parallel_for(b.count, [&](uint32_t i) { dem_force_particle<Memory::Unsorted>(i, b, g, p); });
     }
     const auto t3 = Clock::now();
-    parallel_for(b.count, [&](uint32_t i) { dem_drift_particle(i, b, p, d); });
+    if (sorted)
+        parallel_for(b.count, [&](uint32_t i) { dem_drift_particle(i, b, p, d); });
+    else
+        parallel_for(b.count, [&](uint32_t i) { dem_drift_particle<Memory::Unsorted>(i, b, p, d); });
     const auto t4 = Clock::now();
     t.grid_ms = ms_between(t0, t1);
     t.reorder_ms = ms_between(t1, t2);
@@ -127,25 +162,11 @@ StageTimings CpuSimulator::substep(const Params& p) {
 }
 
 void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
-    // Each pair once; the neighbour's share goes in with an atomic add, as on the GPU.
     std::fill(force_.begin(), force_.end(), Float4{});
-    const GridSpec g = grid_;
-    auto add = [&](uint32_t j, Vec3 f) {
-#pragma omp atomic
-        b.force[j].x += f.x;
-#pragma omp atomic
-        b.force[j].y += f.y;
-#pragma omp atomic
-        b.force[j].z += f.z;
-    };
-    parallel_for(b.count, [&](uint32_t i) {
-        const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
-        add(i, dem_pair_forces_half(i, pos, vel, b.sorted_id[i], b, g, p, add));
-    });
-    parallel_for(b.count, [&](uint32_t i) {
-        const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
-        b.vel[i] = dem_new_velocity(pos, vel, b.sorted_id[i], xyz(b.force[i]), p);
-    });
+    if (options_.sorted_memory)
+        scatter_pass<Memory::Sorted>(b, grid_, p);
+    else
+        scatter_pass<Memory::Unsorted>(b, grid_, p);
 }
 
 void CpuSimulator::step(const Params& params) {

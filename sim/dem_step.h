@@ -11,6 +11,14 @@
 //            (the CUDA backend can fuse forces and drift into one kernel: neither reads A)
 // so A holds the state again, in cell order, and every buffer keeps its role from step to
 // step (which is what lets a CUDA graph replay the step).
+//
+// With unsorted memory (Memory::Unsorted) the state is never copied into cell order:
+//   scatter  sorted_id[cell_start[cell[i]] + slot[i]] = i      (only the index into A)
+//   forces   neighbours read as A[sorted_id[j]]; the kicked velocity goes to S.vel[i] (A
+//            order), since A itself is still being read by the other particles
+//   drift    A.pos[i], A.vel[i] = drifted A.pos[i] with S.vel[i]    (never fused)
+// so particles stay where they are in memory and the force pass gathers them through an
+// index: the comparison shows what the reorder buys.
 #include <cstdint>
 
 #include "sim/dem_contact.h"
@@ -27,8 +35,8 @@ struct StepBuffers {
     Float4* vel = nullptr;         // A: state, xyz in m/s
     uint32_t* id = nullptr;        // A: particle id, fixed for the particle's life
     Float4* sorted_pos = nullptr;  // S
-    Float4* sorted_vel = nullptr;  // S
-    uint32_t* sorted_id = nullptr; // S
+    Float4* sorted_vel = nullptr;  // S (unsorted: the kicked velocity, in A order)
+    uint32_t* sorted_id = nullptr; // S (unsorted: the index into A, in cell order)
     uint32_t* cell = nullptr;      // per particle in A order
     uint32_t* slot = nullptr;      // per particle: rank inside its cell
     uint32_t* cell_count = nullptr;  // num_cells + 1, the last entry stays 0
@@ -37,8 +45,16 @@ struct StepBuffers {
     uint32_t count = 0;
 };
 
+// Read-only loads through the non-coherent cache (__ldg) on the device. That cache is only
+// safe for data no thread writes during the kernel, so a kernel that writes arrays and then
+// reads them after a grid-wide sync (the persistent step) defines PLAB_COHERENT_LOADS before
+// including this header and gets plain loads.
+#if defined(__CUDA_ARCH__) && !defined(PLAB_COHERENT_LOADS)
+#define PLAB_LOAD_NC 1
+#endif
+
 PLAB_HD inline Float4 load(const Float4* p) {
-#if defined(__CUDA_ARCH__)
+#if defined(PLAB_LOAD_NC)
     const float4 v = __ldg(reinterpret_cast<const float4*>(p));
     return {v.x, v.y, v.z, v.w};
 #else
@@ -47,18 +63,56 @@ PLAB_HD inline Float4 load(const Float4* p) {
 }
 
 PLAB_HD inline uint32_t load(const uint32_t* p) {
-#if defined(__CUDA_ARCH__)
+#if defined(PLAB_LOAD_NC)
     return __ldg(p);
 #else
     return *p;
 #endif
 }
 
+// Whether the step copies the state into cell order (the default) or leaves it in place and
+// reads neighbours through sorted_id. A template parameter, so the sorted path compiles to
+// exactly the loads it had before.
+enum class Memory { Sorted, Unsorted };
+
+// Where the particle at cell-order position j is stored, and the arrays that hold it: S[j]
+// when sorted, A[sorted_id[j]] when not.
+template <Memory M>
+PLAB_HD inline uint32_t stored_at(const StepBuffers& b, uint32_t j) {
+    if constexpr (M == Memory::Sorted) return j;
+    else return load(b.sorted_id + j);
+}
+template <Memory M>
+PLAB_HD inline const Float4* read_pos(const StepBuffers& b) {
+    return M == Memory::Sorted ? b.sorted_pos : b.pos;
+}
+template <Memory M>
+PLAB_HD inline const Float4* read_vel(const StepBuffers& b) {
+    return M == Memory::Sorted ? b.sorted_vel : b.vel;
+}
+template <Memory M>
+PLAB_HD inline const uint32_t* read_id(const StepBuffers& b) {
+    return M == Memory::Sorted ? b.sorted_id : b.id;
+}
+
+// Where the force pass leaves the kicked velocity of the particle at cell-order position j:
+// in A when it reads S (sorted), beside A in S.vel when it reads A itself (unsorted).
+template <Memory M>
+PLAB_HD inline Float4* kicked_velocity(const StepBuffers& b, uint32_t j) {
+    if constexpr (M == Memory::Sorted) return b.vel + j;
+    else return b.sorted_vel + load(b.sorted_id + j);
+}
+
+template <Memory M = Memory::Sorted>
 PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
     const uint32_t dst = b.cell_start[b.cell[i]] + b.slot[i];
-    b.sorted_pos[dst] = load(b.pos + i);
-    b.sorted_vel[dst] = load(b.vel + i);
-    b.sorted_id[dst] = b.id[i];
+    if constexpr (M == Memory::Sorted) {
+        b.sorted_pos[dst] = load(b.pos + i);
+        b.sorted_vel[dst] = load(b.vel + i);
+        b.sorted_id[dst] = b.id[i];
+    } else {
+        b.sorted_id[dst] = i;
+    }
 }
 
 // The 27 cells around a particle as 9 rows of 3 (one per (dz, dy)). Along x the three cells
@@ -84,8 +138,10 @@ PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const Gri
     }
 }
 
-// Sum of pair contact forces (N) on sorted particle i from the given neighbour rows. Most
-// candidates are out of reach, so a neighbour's velocity and id are loaded only on contact.
+// Sum of pair contact forces (N) on the particle at cell-order position i from the given
+// neighbour rows. Most candidates are out of reach, so a neighbour's velocity and id are
+// loaded only on contact.
+template <Memory M = Memory::Sorted>
 PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                     const StepBuffers& b, const GridSpec& g, const Params& p,
                                     int first_row = 0, int row_step = 1) {
@@ -95,10 +151,11 @@ PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
         pos, b, g,
         [&](uint32_t j) {
             if (j == i) return;
-            const Vec3 other = xyz(load(b.sorted_pos + j));
+            const uint32_t s = stored_at<M>(b, j);
+            const Vec3 other = xyz(load(read_pos<M>(b) + s));
             if (length_squared(other - pos) >= reach2) return;
-            force += contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
-                                   load(b.sorted_id + j), p.radius, p);
+            force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                                   load(read_id<M>(b) + s), p.radius, p);
         },
         first_row, row_step);
     return force;
@@ -109,7 +166,7 @@ PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
 // the opposite force to add_to_other(j, f) (an atomic add where particles run in parallel).
 // Pair forces are exactly antisymmetric (contact_force), so both forms compute the same
 // physics; only the order of the float sums differs.
-template <typename AddToOther>
+template <Memory M = Memory::Sorted, typename AddToOther>
 PLAB_HD inline Vec3 dem_pair_forces_half(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                          const StepBuffers& b, const GridSpec& g,
                                          const Params& p, AddToOther&& add_to_other) {
@@ -117,10 +174,11 @@ PLAB_HD inline Vec3 dem_pair_forces_half(uint32_t i, Vec3 pos, Vec3 vel, uint32_
     Vec3 force{};
     for_each_candidate(pos, b, g, [&](uint32_t j) {
         if (j <= i) return;
-        const Vec3 other = xyz(load(b.sorted_pos + j));
+        const uint32_t s = stored_at<M>(b, j);
+        const Vec3 other = xyz(load(read_pos<M>(b) + s));
         if (length_squared(other - pos) >= reach2) return;
-        const Vec3 f = contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
-                                     load(b.sorted_id + j), p.radius, p);
+        const Vec3 f = contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                                     load(read_id<M>(b) + s), p.radius, p);
         force += f;
         add_to_other(j, -f);
     });
@@ -133,12 +191,15 @@ PLAB_HD inline Float4 dem_new_velocity(Vec3 pos, Vec3 vel, uint32_t id, Vec3 pai
     return to_float4(kick(vel, pair_force + collider_force(pos, vel, id, p), p));
 }
 
+template <Memory M = Memory::Sorted>
 PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
                                        const Params& p) {
-    const Vec3 pos = xyz(load(b.sorted_pos + i));
-    const Vec3 vel = xyz(load(b.sorted_vel + i));
-    const uint32_t id = load(b.sorted_id + i);
-    b.vel[i] = dem_new_velocity(pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), p);
+    const uint32_t s = stored_at<M>(b, i);
+    const Vec3 pos = xyz(load(read_pos<M>(b) + s));
+    const Vec3 vel = xyz(load(read_vel<M>(b) + s));
+    const uint32_t id = load(read_id<M>(b) + s);
+    *kicked_velocity<M>(b, i) =
+        dem_new_velocity(pos, vel, id, dem_pair_forces<M>(i, pos, vel, id, b, g, p), p);
 }
 
 // Drift with walls from cell-ordered position `pos` and the kicked velocity `vel`, written
@@ -152,9 +213,17 @@ PLAB_HD inline void dem_drift_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_
     b.id[i] = id;
 }
 
+// Sorted: i is a cell-order position (S.pos[i] drifts with the kicked A.vel[i]). Unsorted: i
+// is an index into A (A.pos[i] drifts with the kicked S.vel[i]); each particle writes only
+// itself, so this pass may update A in place.
+template <Memory M = Memory::Sorted>
 PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const Params& p,
                                        const Domain& d) {
-    dem_drift_into_state(i, xyz(load(b.sorted_pos + i)), xyz(b.vel[i]), b.sorted_id[i], b, p, d);
+    if constexpr (M == Memory::Sorted)
+        dem_drift_into_state(i, xyz(load(b.sorted_pos + i)), xyz(b.vel[i]), b.sorted_id[i], b, p,
+                             d);
+    else
+        dem_drift_into_state(i, xyz(b.pos[i]), xyz(b.sorted_vel[i]), b.id[i], b, p, d);
 }
 
 }  // namespace plab::sim

@@ -87,6 +87,14 @@ struct SimulatorOptions {
     // Both backends: each touching pair once, the opposite force added to the neighbour with
     // an atomic add (instead of every particle gathering from all its neighbours).
     bool scatter_forces = false;
+    // CUDA: the whole DEM step as one persistent cooperative kernel with grid-wide syncs
+    // between the stages (no launch per stage). Falls back to the normal launches, saying why
+    // in Simulator::option_notes(), where the device or the configuration cannot run it.
+    bool persistent_kernel = false;
+    // Both backends: copy the particles into cell order every step (neighbours adjacent in
+    // memory). Off: the grid is still built, but the force pass reads each neighbour through
+    // the cell-ordered index, wherever it lies in memory.
+    bool sorted_memory = true;
 
     bool operator==(const SimulatorOptions&) const = default;
 };
@@ -139,6 +147,10 @@ public:
     virtual GridSnapshot build_grid() = 0;
 
     virtual void set_options(const SimulatorOptions& options) = 0;
+    // Why a requested option is not in effect (e.g. the persistent kernel on a device without
+    // cooperative launch), one sentence per option; empty when every option runs as asked.
+    // Reflects the last step (or set_options when none has run since).
+    virtual std::string option_notes() const { return {}; }
 };
 
 // The simulator for `wanted`. With Backend::Auto it is CUDA when a device is usable and the

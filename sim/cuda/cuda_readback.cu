@@ -213,6 +213,7 @@ double CudaSimulator::last_export_ms() {
 GridSnapshot CudaSimulator::build_grid() {
     Impl& m = *impl_;
     cudaStream_t s = m.stream.get();
+    m.memory = Memory::Sorted;  // the snapshot is the sorted copy, whatever the last step used
     m.enqueue_grid();
     m.enqueue_reorder();
     GridSnapshot g;

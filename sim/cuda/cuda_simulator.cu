@@ -69,8 +69,10 @@ void CudaSimulator::Impl::enqueue_grid() {
 
 void CudaSimulator::Impl::enqueue_reorder() {
     if (count == 0) return;
-    scatter_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
-                     stream.get()>>>(views());
+    // Unsorted memory scatters only the index into cell order.
+    auto* kernel = memory == Memory::Sorted ? scatter_kernel : scatter_index_kernel;
+    kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
+        views());
     check_launch();
 }
 
@@ -78,8 +80,10 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (count == 0) return;
     if (options.scatter_forces) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
-        pair_scatter_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
-                              stream.get()>>>(views(), grid, p);
+        auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
+                                               : pair_scatter_kernel<Memory::Unsorted>;
+        pairs<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
+            views(), grid, p);
         check_launch();
         return;
     }
@@ -87,29 +91,36 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     const bool listed = options.contact_list;
     const std::size_t shared =
         listed ? std::size_t{kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
-    force_kernel<<<blocks_for(count * group, options.block_size), options.block_size, shared,
-                   stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate,
-                                   listed);
+    // Unsorted: never fused (the drift would overwrite the state other particles still read).
+    auto* kernel =
+        memory == Memory::Sorted ? force_kernel<Memory::Sorted> : force_kernel<Memory::Unsorted>;
+    kernel<<<blocks_for(count * group, options.block_size), options.block_size, shared,
+             stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate, listed);
     check_launch();
 }
 
 void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
     if (count == 0) return;
     if (options.scatter_forces) {  // the summed forces still need the kick, then the drift
-        finish_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
-                        stream.get()>>>(views(), p, domain);
+        auto* finish = memory == Memory::Sorted ? finish_kernel<Memory::Sorted>
+                                                : finish_kernel<Memory::Unsorted>;
+        finish<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
+            views(), p, domain);
         check_launch();
         return;
     }
-    if (options.fuse_integrate) return;
-    drift_kernel<<<blocks_for(count, options.block_size), options.block_size, 0,
-                   stream.get()>>>(views(), p, domain);
+    if (options.fuse_integrate && memory == Memory::Sorted) return;
+    auto* drift =
+        memory == Memory::Sorted ? drift_kernel<Memory::Sorted> : drift_kernel<Memory::Unsorted>;
+    drift<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
+        views(), p, domain);
     check_launch();
 }
 
 void CudaSimulator::Impl::substep_with_stage_events(const Params& p) {
     NvtxRange step("step");
-    const bool fused = options.fuse_integrate && !options.scatter_forces;
+    const bool fused =
+        options.fuse_integrate && !options.scatter_forces && memory == Memory::Sorted;
     const auto marks = ring.begin_step(true, fused);
     record(marks[0]);
     {
@@ -172,6 +183,29 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
     record(marks[4]);
 }
 
+bool CudaSimulator::Impl::choose_step(const Params& p) {
+    memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
+    notes.clear();
+    if (!options.persistent_kernel) return false;
+    const std::string why = persistent.unavailable_reason(device, options, p, memory);
+    if (!why.empty()) {
+        notes += "Persistent kernel not used: " + why + ".";
+        return false;
+    }
+    if (options.use_graph)
+        notes += "CUDA graph not used: the persistent kernel is already one launch per step.";
+    return true;
+}
+
+void CudaSimulator::Impl::substep_persistent(const Params& p) {
+    NvtxRange step("step (persistent kernel)");
+    // One kernel: like a graph replay, only the whole step is timed.
+    const auto marks = ring.begin_step(false);
+    record(marks[0]);
+    persistent.enqueue(views(), grid, p, domain, options, memory, force_group(), stream.get());
+    record(marks[4]);
+}
+
 CudaSimulator::CudaSimulator(const SimulatorOptions& options) {
     const std::string why = device_unusable_reason();
     PLAB_REQUIRE(why.empty(), "CUDA backend unavailable: " + why);
@@ -218,8 +252,22 @@ void CudaSimulator::set_options(const SimulatorOptions& options) {
         m.graph.reset();
         m.force.resize(m.count);
     }
+    if (options.persistent_kernel && !m.persistent.reserved_for(m.grid.num_cells())) {
+        // The persistent kernel's scan keeps one total per 2048 cells: allocated here, not in
+        // a step, and checked like any growth.
+        require_free_device_memory(m.persistent.growth_bytes(m.grid.num_cells()),
+                                   "the persistent kernel's scan buffer");
+        m.sync();
+        m.persistent.reserve(m.grid.num_cells());
+    }
     m.options = options;
 }
+
+std::string CudaSimulator::option_notes() const { return impl_->notes; }
+
+bool CudaSimulator::persistent_in_use() const { return impl_->persistent_used; }
+
+int CudaSimulator::persistent_grid_blocks() const { return impl_->persistent.grid_blocks(); }
 
 void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     validate(params);
@@ -248,7 +296,10 @@ void CudaSimulator::step(const Params& params) {
     Params p = params;
     p.radius = impl_->grid_radius;  // the grid was built for this radius; a new one needs a reset
     for (int s = 0; s < p.substeps; ++s) {
-        if (impl_->options.use_graph)
+        impl_->persistent_used = impl_->choose_step(p);
+        if (impl_->persistent_used)
+            impl_->substep_persistent(p);
+        else if (impl_->options.use_graph)
             impl_->substep_as_graph(p);
         else
             impl_->substep_with_stage_events(p);
@@ -278,7 +329,9 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
                                m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
                                m.cell_count.growth_bytes(cells) +
                                m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
-                               (m.options.scatter_forces ? m.force.growth_bytes(n) : 0);
+                               (m.options.scatter_forces ? m.force.growth_bytes(n) : 0) +
+                               (m.options.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
+                                                            : 0);
     require_free_device_memory(growth, std::to_string(n) + " particles in " +
                                            std::to_string(grid_cells) + " cells",
                                kBytesPerParticle);
@@ -291,6 +344,7 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
     m.cell_start.resize(cells);
     m.scan_temp.resize(temp);
     if (m.options.scatter_forces) m.force.resize(n);
+    if (m.options.persistent_kernel) m.persistent.reserve(grid_cells);
 }
 
 int CudaSimulator::force_threads_per_particle() const { return impl_->force_group(); }

@@ -3,11 +3,13 @@
 // (cuda_simulator.cu) and the readbacks (cuda_readback.cu). Private to sim/cuda.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "sim/cuda/async_export.h"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
+#include "sim/cuda/persistent_step.h"
 #include "sim/cuda/pinned_buffer.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/dem_step.h"
@@ -65,6 +67,14 @@ struct CudaSimulator::Impl {
     SimulatorOptions graph_options;
     int graph_group = 0;
 
+    // The whole step as one cooperative kernel (options.persistent_kernel; persistent_step.cu).
+    PersistentStep persistent;
+    // This step's memory layout: unsorted when options.sorted_memory is off and the model is
+    // DEM (the other passes read the sorted copy).
+    Memory memory = Memory::Sorted;
+    std::string notes;  // option_notes(): why a requested option is not in effect
+    bool persistent_used = false;  // the last step ran as one persistent kernel
+
     StepBuffers views() const {
         StepBuffers b;
         b.pos = pos.data();
@@ -97,6 +107,10 @@ struct CudaSimulator::Impl {
     void substep_with_stage_events(const Params& p);
     void substep_as_graph(const Params& p);
     void capture_graph(const Params& p);
+    // The step as one persistent kernel, timed as a whole (cuda_simulator.cu).
+    void substep_persistent(const Params& p);
+    // Sets `memory` and `notes` for a step with `p`; true when it runs as one persistent kernel.
+    bool choose_step(const Params& p);
 
     // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
     // the GPU several times over, which small runs reach only by sharing a particle's rows.

@@ -91,6 +91,8 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "fuse_integrate",
                                                   "contact_list",
                                                   "scatter_forces",
+                                                  "persistent_kernel",
+                                                  "sorted_memory",
                                                   "render",
                                                   "spring"};
     ASSERT_GT(header.size(), config_cols.size());

@@ -1,0 +1,189 @@
+// The persistent cooperative kernel against the per-stage launches, and unsorted against sorted
+// particle memory, on the CUDA backend. Needs a CUDA device; without one every test is
+// reported as skipped (CTest label `gpu`).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "sim/presets.h"
+#include "sim/scene.h"
+#include "sim/simulator.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
+
+namespace plab::sim {
+namespace {
+
+class CudaStepVariants : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const std::string why = cuda_unavailable_reason();
+        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
+    }
+};
+
+std::unique_ptr<Simulator> cuda(const SimulatorOptions& o) {
+    return make_simulator(Backend::Cuda, nullptr, o);
+}
+
+bool persistent_in_use(const Simulator& s) {
+#if PLAB_HAS_CUDA
+    return dynamic_cast<const cuda::CudaSimulator&>(s).persistent_in_use();
+#else
+    (void)s;
+    return false;
+#endif
+}
+
+// Largest per-particle position difference (m) after `steps` classic steps of `n` particles
+// from the same start. Atomics order the particles inside a cell differently on every run, so
+// even two plain runs differ by float rounding that the pile then amplifies a little.
+double run_and_compare(Simulator& a, Simulator& b, std::size_t n, int steps) {
+    Params p = preset_params(Preset::Classic);
+    const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
+    a.reset(init, p);
+    b.reset(init, p);
+    for (int i = 0; i < steps; ++i) {
+        a.step(p);
+        b.step(p);
+    }
+    const Snapshot x = a.download(), y = b.download();
+    double worst = 0, moved = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double d = std::hypot(double(x.pos[i].x) - y.pos[i].x,
+                                    double(x.pos[i].y) - y.pos[i].y,
+                                    double(x.pos[i].z) - y.pos[i].z);
+        EXPECT_TRUE(std::isfinite(d)) << "particle " << i;
+        worst = std::max(worst, d);
+        moved = std::max(moved, std::fabs(double(x.pos[i].y) - init.pos[i].y));
+    }
+    EXPECT_GT(moved, 1e-4) << "the particles should have moved";
+    std::printf("max difference %.3g m after %d steps\n", worst, steps);
+    return worst;
+}
+
+const float kRadius = preset_params(Preset::Classic).radius;
+
+TEST_F(CudaStepVariants, PersistentKernelMatchesPlainLaunches) {
+    SimulatorOptions persistent;
+    persistent.persistent_kernel = true;
+    auto plain = cuda({}), one = cuda(persistent);
+    EXPECT_LT(run_and_compare(*plain, *one, 30000, 30), 1e-2 * kRadius);
+    EXPECT_TRUE(persistent_in_use(*one));
+    EXPECT_EQ(one->option_notes(), "");
+    // One kernel: only the step's total is timed, like a graph replay.
+    const auto t = one->take_timings();
+    ASSERT_EQ(t.size(), 30u);
+    EXPECT_FALSE(t.back().has_stages);
+    EXPECT_GT(t.back().total_ms, 0.0);
+}
+
+TEST_F(CudaStepVariants, PersistentKernelMatchesForEveryForceShape) {
+    // Block 32 gives the in-kernel scan 128 tiles of the 64³-cell grid, more than one block
+    // scans in a single chunk; 1 and 4 threads per particle, no contact list, separate drift
+    // and unsorted memory are the other shapes of its force stage.
+    for (int variant = 0; variant < 5; ++variant) {
+        SimulatorOptions o;
+        if (variant == 0) o.block_size = 32;
+        if (variant == 1) o.threads_per_particle = 1;
+        if (variant == 2) {
+            o.threads_per_particle = 4;
+            o.contact_list = false;
+        }
+        if (variant == 3) o.fuse_integrate = false;
+        if (variant == 4) o.sorted_memory = false;
+        SimulatorOptions p = o;
+        p.persistent_kernel = true;
+        auto plain = cuda(o), one = cuda(p);
+        EXPECT_LT(run_and_compare(*plain, *one, 30000, 10), 1e-2 * kRadius) << "variant " << variant;
+        EXPECT_TRUE(persistent_in_use(*one)) << "variant " << variant;
+    }
+}
+
+TEST_F(CudaStepVariants, PersistentKernelSmallSceneForSanitizers) {
+    // Few particles and steps, so compute-sanitizer (memcheck, racecheck, synccheck) finishes.
+    SimulatorOptions persistent;
+    persistent.persistent_kernel = true;
+    SimulatorOptions unsorted = persistent;
+    unsorted.sorted_memory = false;
+    auto plain = cuda({}), one = cuda(persistent), two = cuda(unsorted);
+    EXPECT_LT(run_and_compare(*plain, *one, 4000, 4), 1e-2 * kRadius);
+    EXPECT_LT(run_and_compare(*plain, *two, 4000, 4), 1e-2 * kRadius);
+}
+
+TEST_F(CudaStepVariants, PersistentKernelRefusesScatterForcesAndSaysWhy) {
+    SimulatorOptions o;
+    o.persistent_kernel = true;
+    o.scatter_forces = true;
+    auto plain = cuda({}), refused = cuda(o);
+    EXPECT_LT(run_and_compare(*plain, *refused, 20000, 5), 1e-2 * kRadius);
+    EXPECT_FALSE(persistent_in_use(*refused));
+    EXPECT_NE(refused->option_notes().find("scatter"), std::string::npos)
+        << refused->option_notes();
+    EXPECT_TRUE(refused->take_timings().back().has_stages) << "the per-stage path ran";
+}
+
+TEST_F(CudaStepVariants, PersistentKernelTakesPrecedenceOverTheGraphAndSaysSo) {
+    SimulatorOptions o;
+    o.persistent_kernel = true;
+    o.use_graph = true;
+    auto plain = cuda({}), both = cuda(o);
+    EXPECT_LT(run_and_compare(*plain, *both, 20000, 5), 1e-2 * kRadius);
+    EXPECT_TRUE(persistent_in_use(*both));
+    EXPECT_NE(both->option_notes().find("graph"), std::string::npos) << both->option_notes();
+}
+
+TEST_F(CudaStepVariants, UnsortedMemoryMatchesSorted) {
+    // The same pairs in the same cell order, read through the index instead of from the
+    // reordered copy: every force shape gives the sorted result to rounding.
+    for (int variant = 0; variant < 5; ++variant) {
+        SimulatorOptions o;
+        if (variant == 1) o.contact_list = false;
+        if (variant == 2) o.threads_per_particle = 1;
+        if (variant == 3) o.scatter_forces = true;
+        if (variant == 4) o.use_graph = true;
+        SimulatorOptions u = o;
+        u.sorted_memory = false;
+        auto sorted = cuda(o), unsorted = cuda(u);
+        EXPECT_LT(run_and_compare(*sorted, *unsorted, 30000, 20), 1e-2 * kRadius)
+            << "variant " << variant;
+        EXPECT_EQ(unsorted->option_notes(), "");
+        // Unsorted cannot fuse the drift into the force pass (it overwrites what others read).
+        if (variant != 4) {
+            EXPECT_FALSE(unsorted->take_timings().back().integrate_fused);
+        }
+    }
+}
+
+TEST_F(CudaStepVariants, SwitchingLayoutAndLaunchMidRunKeepsThePhysics) {
+    // The state stays valid whichever way the last step left it in memory.
+    auto plain = cuda({}), switching = cuda({});
+    Params p = preset_params(Preset::Classic);
+    const std::size_t n = 20000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
+    plain->reset(init, p);
+    switching->reset(init, p);
+    for (int i = 0; i < 24; ++i) {
+        SimulatorOptions o;
+        o.sorted_memory = (i / 3) % 2 == 0;
+        o.persistent_kernel = (i / 6) % 2 == 1;
+        switching->set_options(o);
+        plain->step(p);
+        switching->step(p);
+    }
+    const Snapshot x = plain->download(), y = switching->download();
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        worst = std::max(worst, std::hypot(double(x.pos[i].x) - y.pos[i].x,
+                                           double(x.pos[i].y) - y.pos[i].y,
+                                           double(x.pos[i].z) - y.pos[i].z));
+    EXPECT_LT(worst, 1e-2 * kRadius);
+}
+
+}  // namespace
+}  // namespace plab::sim
