@@ -17,6 +17,8 @@
 #include "render/interop_buffer.h"
 #include "render/screenshot.h"
 #include "sim/error.h"
+#include "sim/divergence.h"
+#include "sim/sph_kernel.h"
 
 namespace plab::app {
 namespace {
@@ -239,21 +241,37 @@ void App::check_stats() {
         const float target = std::max(stats.max_speed, 1e-6f);
         ui_.view.speed_scale += 0.3f * (target - ui_.view.speed_scale);
     }
-    if (stats.non_finite > 0 && !diverged_) {
+    ui_.stats = stats;
+    const std::string why = sim::divergence_reason(stats, session_.params());
+    if (!why.empty() && !diverged_) {
         diverged_ = true;
         ui_.paused = true;
-        char text[320];
-        std::snprintf(text, sizeof text,
-                      "Diverged: %zu particles have a NaN or infinite position or velocity. "
-                      "Paused. Lower dt (now %g s) or spring (now %g N/m), then Reset.",
-                      stats.non_finite, session_.params().dt, session_.params().spring);
-        ui_.say(text, true);
+        ui_.say("Diverged, paused: " + why + " Then Reset.", true);
     }
+}
+
+sim::RenderStyle App::render_style() const {
+    const sim::Params& p = session_.params();
+    sim::RenderStyle style;
+    style.color = ui_.view.color;
+    style.speed_scale = std::max(ui_.view.speed_scale, 1e-6f);
+    style.rest_density = p.rest_density;
+    style.density_span = std::max(ui_.view.density_span, 1e-5f);
+    style.tait_b = p.rest_density * p.sound_speed * p.sound_speed / sim::kTaitGamma;
+    style.pressure_scale = std::max(ui_.view.pressure_scale, 1e-3f);
+    if (ui_.view.auto_pressure_scale) {
+        // The hydrostatic pressure at the bottom of a domain full of liquid.
+        const sim::Domain d = session_.domain();
+        const float g = std::sqrt(p.gravity_x * p.gravity_x + p.gravity_y * p.gravity_y +
+                                  p.gravity_z * p.gravity_z);
+        style.pressure_scale = std::max(p.rest_density * g * (d.max.y - d.min.y), 1.f);
+    }
+    return style;
 }
 
 void App::feed_particles() {
     feed_.reserve(session_.particle_count());
-    const sim::RenderStyle style{ui_.view.color, std::max(ui_.view.speed_scale, 1e-6f)};
+    const sim::RenderStyle style = render_style();
     const bool interop = session_.backend() == sim::Backend::Cuda &&
                          facts_.interop_reason.empty() && ui_.use_interop;
     const render::FeedPath host = ui_.host_path;

@@ -44,6 +44,7 @@ class App {
     void step_and_time(bool advance);
     void check_stats();
     void feed_particles();
+    sim::RenderStyle render_style() const;
     void draw_scene(WindowSize framebuffer);
     void draw_panel_layer();
     void save_screenshot(const std::string& path, WindowSize framebuffer);

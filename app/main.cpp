@@ -25,12 +25,17 @@ namespace {
 void list_params() {
     const plab::sim::Params classic = plab::sim::preset_params(plab::sim::Preset::Classic);
     const plab::sim::Params granular = plab::sim::preset_params(plab::sim::Preset::Granular);
-    std::printf("%-17s %-7s %12s %12s %12s %12s  %s\n", "name", "unit", "classic", "granular",
-                "min", "max", "help");
+    const plab::sim::Params water = plab::sim::preset_params(plab::sim::Preset::Water);
+    std::printf("%-17s %-9s %12s %12s %12s %12s %12s  %s\n", "name", "unit", "classic",
+                "granular", "water", "min", "max", "help");
     for (const auto& p : plab::sim::param_table()) {
-        std::printf("%-17s %-7s %12g %12g %12g %12g  %s%s\n", std::string(p.name).c_str(),
-                    std::string(p.unit).c_str(), p.get(classic), p.get(granular), p.min, p.max,
-                    std::string(p.help).c_str(), p.needs_reset ? " [needs reset]" : "");
+        const char* only = p.models == plab::sim::kDemOnly   ? " [DEM only]"
+                           : p.models == plab::sim::kSphOnly ? " [SPH only]"
+                                                             : "";
+        std::printf("%-17s %-9s %12g %12g %12g %12g %12g  %s%s%s\n", std::string(p.name).c_str(),
+                    std::string(p.unit).c_str(), p.get(classic), p.get(granular), p.get(water),
+                    p.min, p.max, std::string(p.help).c_str(), only,
+                    p.needs_reset ? " [needs reset]" : "");
     }
 }
 
@@ -51,7 +56,7 @@ int main(int argc, char** argv) {
     cli.add_option("--backend", app_backend, "Simulation backend: auto, cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
-    cli.add_option("--preset", app_preset, "Scene preset: classic or granular")
+    cli.add_option("--preset", app_preset, "Scene preset: classic, granular (DEM) or water (SPH)")
         ->check(CLI::IsMember({"classic", "granular"}))
         ->capture_default_str();
     std::string app_scene;
@@ -61,7 +66,7 @@ int main(int argc, char** argv) {
                    "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
         ->check(CLI::PositiveNumber);
     cli.add_option("--set", app.assignments, "Override a parameter: name=value (repeatable)");
-    cli.add_option("--color", app_color, "Colour map: speed, id or cell")
+    cli.add_option("--color", app_color, "Colour map: speed, id, cell, density or pressure")
         ->check(CLI::IsMember({"speed", "id", "cell"}))
         ->capture_default_str();
     cli.add_option("--frames", app.frames, "Run this many frames, then exit")
@@ -85,7 +90,7 @@ int main(int argc, char** argv) {
     CLI::App* bench_cmd = cli.add_subcommand("bench", "Run the simulation headless and time it");
     bench_cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
     bench_cmd->add_option("--model", bench.model, "Physics model (dem)")->capture_default_str();
-    bench_cmd->add_option("--preset", bench.preset, "classic or granular")->capture_default_str();
+    bench_cmd->add_option("--preset", bench.preset, "classic, granular or water")->capture_default_str();
     bench_cmd->add_option("--scene", bench.scene,
                           "Scene file (JSON); replaces --preset, its own count unless --particles");
     bench_cmd->add_option("--particles", bench.particles, "Number of particles")

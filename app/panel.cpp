@@ -1,5 +1,7 @@
 #include "app/panel.h"
 
+#include "sim/sph_kernel.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -82,7 +84,9 @@ std::string param_tooltip(const sim::ParamInfo& info) {
 
 void parameter_sliders(UiState& ui, const SimSession& session) {
     const sim::Params preset = sim::preset_params(session.preset());
+    const sim::Model model = session.params().model;
     for (const sim::ParamInfo& info : sim::param_table()) {
+        if (!sim::applies_to(info.models, model)) continue;  // the other model's knobs
         const std::string label =
             std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
         ImGui::PushID(info.name.data(), info.name.data() + info.name.size());
@@ -109,6 +113,30 @@ void parameter_sliders(UiState& ui, const SimSession& session) {
     }
 }
 
+// Density error, fastest particle and the Courant number, with the CFL limit on dt and a
+// warning when the step is above it.
+void sph_stats_line(const UiState& ui, const SimSession& session) {
+    const sim::SimStats& st = ui.stats;
+    const sim::Params& p = ui.params;
+    const double rho0 = p.rest_density;
+    ImGui::Text("density error  min %+.2f%%  max %+.2f%%  mean %+.2f%%",
+                100.0 * (st.density_min / rho0 - 1.0), 100.0 * (st.density_max / rho0 - 1.0),
+                100.0 * (st.density_mean / rho0 - 1.0));
+    help_marker(
+        "Summation density against the rest density. The minimum is at the free surface, "
+        "where particles lack neighbours (no pressure there); the maximum and the mean show "
+        "the compression: keep it within 1% by raising sound_speed.");
+    const float courant = sim::sph_courant_number(p, st.max_speed);
+    const float limit = sim::sph_max_dt(p, st.max_speed);
+    ImGui::Text("max speed %.3g m/s   CFL number %.3f   dt limit %.3g s", st.max_speed, courant,
+                limit);
+    help_marker("CFL number = dt (c + v_max) / h; the step is stable up to 0.25.");
+    if (p.dt > limit)
+        ImGui::TextColored(kWarn, "dt %.3g s is above the CFL limit %.3g s: lower dt", p.dt,
+                           limit);
+    (void)session;
+}
+
 void simulation_section(UiState& ui, const SimSession& session) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
 
@@ -130,13 +158,14 @@ void simulation_section(UiState& ui, const SimSession& session) {
                         : std::string("Scene files from assets/scenes; [ and ] cycle them."));
     }
 
-    int preset = session.preset() == sim::Preset::Classic ? 0 : 1;
-    if (ImGui::Combo("preset", &preset, "classic\0granular\0")) {
-        ui.requests.preset = preset == 0 ? sim::Preset::Classic : sim::Preset::Granular;
+    int preset = static_cast<int>(session.preset());
+    if (ImGui::Combo("preset", &preset, "classic\0granular\0water\0")) {
+        ui.requests.preset = static_cast<sim::Preset>(preset);
     }
     help_marker(
         "classic: the units of NVIDIA's CUDA particles sample.\n"
-        "granular: 5 mm glass beads in SI units.\nSwitching restarts the scene.");
+        "granular: 5 mm glass beads in SI units.\n"
+        "water: an SPH liquid, a dam break in a tank.\nSwitching restarts the scene.");
 
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
     ImGui::InputInt("##particles", &ui.particles_field, 1000, 10000);
@@ -162,6 +191,7 @@ void simulation_section(UiState& ui, const SimSession& session) {
     help_marker("Back to the preset's parameters (reset-only ones apply on Reset).");
 
     ImGui::Separator();
+    if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);
     parameter_sliders(ui, session);
 }
 
@@ -175,7 +205,28 @@ void view_section(UiState& ui) {
     ImGui::RadioButton("id", &color, static_cast<int>(sim::ColorMode::ParticleId));
     ImGui::SameLine();
     ImGui::RadioButton("cell", &color, static_cast<int>(sim::ColorMode::Cell));
+    ImGui::SameLine();
+    ImGui::RadioButton("density", &color, static_cast<int>(sim::ColorMode::Density));
+    ImGui::SameLine();
+    ImGui::RadioButton("pressure", &color, static_cast<int>(sim::ColorMode::Pressure));
     ui.view.color = static_cast<sim::ColorMode>(color);
+    if (ui.view.color == sim::ColorMode::Density) {
+        float percent = 100.f * ui.view.density_span;
+        if (ImGui::SliderFloat("density span (%)", &percent, 0.01f, 50.f, "%.2f",
+                               ImGuiSliderFlags_Logarithmic))
+            ui.view.density_span = percent / 100.f;
+        help_marker("Blue is rest density minus this, red plus this (SPH; DEM shows blue).");
+    }
+    if (ui.view.color == sim::ColorMode::Pressure) {
+        ImGui::Checkbox("auto##pressure", &ui.view.auto_pressure_scale);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(ui.view.auto_pressure_scale);
+        ImGui::SliderFloat("pressure scale (Pa)", &ui.view.pressure_scale, 1.f, 1e7f, "%.3g",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::EndDisabled();
+        help_marker("The pressure shown red. Auto: the hydrostatic pressure at the bottom of "
+                    "the domain.");
+    }
     if (ui.view.color == sim::ColorMode::Speed) {
         ImGui::Checkbox("auto", &ui.view.auto_speed_scale);
         ImGui::SameLine();

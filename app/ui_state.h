@@ -32,6 +32,9 @@ struct ViewSettings {
     sim::ColorMode color = sim::ColorMode::Speed;
     bool auto_speed_scale = true;  // follow the running maximum speed
     float speed_scale = 1.f;       // m/s at the top of the colour ramp
+    float density_span = 0.02f;    // density ramp: rest density × (1 ± this)
+    bool auto_pressure_scale = true;  // pressure ramp top: ρ₀ g × the domain's height
+    float pressure_scale = 1e4f;      // Pa at the top of the pressure ramp
     bool show_panel = true;
     bool show_box = true;
     bool show_collider = true;
@@ -51,6 +54,7 @@ struct UiState {
     Requests requests;
     std::vector<std::string> scenes;  // scene files offered in the panel ([ and ] cycle them)
     int scene_index = -1;             // the one running, -1 when none is
+    sim::SimStats stats;              // the last statistics read back (every few frames)
 
     // Right edge of the panel (screen coordinates) while it is open against the window's left
     // edge, else 0: the scene is drawn in the part of the window right of it.

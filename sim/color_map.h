@@ -1,6 +1,7 @@
 #pragma once
 // Particle colours for rendering, shared by both backends: a speed ramp, a colour per
-// particle id, and a colour per grid cell (which shows the counting sort at work).
+// particle id, a colour per grid cell (which shows the counting sort at work), and for SPH
+// the density and pressure ramps.
 #include <cstdint>
 #include <string_view>
 
@@ -9,9 +10,20 @@
 
 namespace plab::sim {
 
-enum class ColorMode { Speed, ParticleId, Cell };
+enum class ColorMode { Speed, ParticleId, Cell, Density, Pressure };
 
-// Throws plab::Error naming the known modes (speed, id, cell).
+struct RenderStyle {
+    ColorMode color = ColorMode::Speed;
+    float speed_scale = 1.f;  // m/s shown as the top of the speed ramp
+    // Density: the ramp spans rest_density · (1 ± density_span), so the middle is at rest.
+    float rest_density = 1000.f;  // kg/m³
+    float density_span = 0.02f;
+    // Pressure: Tait's p = B ((ρ/ρ₀)⁷ − 1), cut at 0, over [0, pressure_scale].
+    float tait_b = 0.f;            // Pa
+    float pressure_scale = 1e4f;   // Pa
+};
+
+// Throws plab::Error naming the known modes (speed, id, cell, density, pressure).
 ColorMode parse_color_mode(std::string_view name);
 std::string_view color_mode_name(ColorMode mode);
 
@@ -45,14 +57,24 @@ PLAB_HD inline Float4 hashed_color(uint32_t key) {
     }
 }
 
-// `speed_scale` (m/s) maps to the top of the ramp.
-PLAB_HD inline Float4 particle_color(ColorMode mode, Vec3 vel, uint32_t id, uint32_t cell,
-                                     float speed_scale) {
-    switch (mode) {
+// `vel` carries the SPH density in w (0 for DEM, which shows as the bottom of the ramp).
+PLAB_HD inline Float4 particle_color(const RenderStyle& style, Float4 vel, uint32_t id,
+                                     uint32_t cell) {
+    switch (style.color) {
         case ColorMode::ParticleId: return hashed_color(id);
         case ColorMode::Cell: return hashed_color(cell);
+        case ColorMode::Density: {
+            const float rel = vel.w / style.rest_density - 1.f;
+            return ramp(0.5f + 0.5f * rel / style.density_span);
+        }
+        case ColorMode::Pressure: {
+            const float r = vel.w / style.rest_density;
+            const float r2 = r * r;
+            const float p = style.tait_b * (r2 * r2 * r2 * r - 1.f);
+            return ramp((p > 0.f ? p : 0.f) / style.pressure_scale);
+        }
         case ColorMode::Speed:
-        default: return ramp(sqrtf(length_squared(vel)) / speed_scale);
+        default: return ramp(sqrtf(length_squared(xyz(vel))) / style.speed_scale);
     }
 }
 

@@ -12,6 +12,7 @@
 #include "sim/dem_step.h"
 #include "sim/error.h"
 #include "sim/host_state.h"
+#include "sim/sph_step.h"
 
 namespace plab::sim {
 namespace {
@@ -82,7 +83,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     const std::size_t n = initial.pos.size();
     domain_ = initial.domain;
     grid_ = initial.grid;
-    grid_radius_ = params.radius;
+    reset_params_ = params;
     pos_ = initial.pos;
     vel_ = initial.vel;
     id_.resize(n);
@@ -133,13 +134,24 @@ StageTimings CpuSimulator::substep(const Params& p) {
     const auto t0 = Clock::now();
     grid_and_reorder();
     const auto t1 = Clock::now();
-    // Unsorted memory scatters only the index.
-    const bool sorted = options_.sorted_memory;
+    // Unsorted memory scatters only the index (DEM only: the SPH passes read the sorted copy).
+    const bool sorted = options_.sorted_memory || p.model != Model::Dem;
+    notes_ = sorted == options_.sorted_memory
+                 ? ""
+                 : "unsorted memory applies to the DEM model only; the SPH passes read the "
+                   "cell-ordered copy, so particles are sorted";
     if (sorted)
         parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     else
         parallel_for(b.count, [&](uint32_t i) { scatter_particle<Memory::Unsorted>(i, b); });
     const auto t2 = Clock::now();
+    if (p.model == Model::Sph) {
+        sph_forces(b, p, t);
+        t.grid_ms = ms_between(t0, t1);
+        t.reorder_ms = ms_between(t1, t2);
+        t.total_ms = ms_between(t0, Clock::now());
+        return t;
+    }
     if (options_.scatter_forces) {
         scatter_forces(b, p);
     } else if (sorted) {
@@ -161,6 +173,19 @@ StageTimings CpuSimulator::substep(const Params& p) {
     return t;
 }
 
+void CpuSimulator::sph_forces(const StepBuffers& b, const Params& p, StageTimings& t) {
+    // Density for every particle first: the force pass reads the neighbours' densities. The
+    // drift is fused into the force pass (it writes only A, which neither pass reads).
+    const GridSpec g = grid_;
+    const Domain d = domain_;
+    const SphConstants c = sph_constants(p);
+    const auto start = Clock::now();
+    parallel_for(b.count, [&](uint32_t i) { sph_density_particle(i, b, g, p, d, c); });
+    parallel_for(b.count, [&](uint32_t i) { sph_force_particle(i, b, g, p, d, c); });
+    t.forces_ms = ms_between(start, Clock::now());
+    t.integrate_fused = true;
+}
+
 void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
     std::fill(force_.begin(), force_.end(), Float4{});
     if (options_.sorted_memory)
@@ -172,14 +197,16 @@ void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
 void CpuSimulator::step(const Params& params) {
     validate(params);
     Params p = params;
-    p.radius = grid_radius_;  // the grid was built for this radius; a new one needs a reset
+    keep_reset_params(p, reset_params_);  // the grid was built for these; new ones need a reset
     for (int s = 0; s < p.substeps; ++s) timings_.push_back(substep(p));
 }
 
 std::vector<StageTimings> CpuSimulator::take_timings() { return std::exchange(timings_, std::vector<StageTimings>{}); }
 
 SimStats CpuSimulator::stats(const Params& params) {
-    return compute_stats(pos_, vel_, params.mass);
+    Params p = params;
+    keep_reset_params(p, reset_params_);
+    return compute_stats(pos_, vel_, particle_mass(p), p.model == Model::Sph);
 }
 
 Snapshot CpuSimulator::download() { return to_id_order(pos_, vel_, id_); }
@@ -190,13 +217,12 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
                  "render target holds " + std::to_string(target.capacity) + " particles, " +
                      std::to_string(pos_.size()) + " needed");
     const GridSpec g = grid_;
-    const float radius = grid_radius_;
+    const float radius = reset_params_.radius;
     const auto start = Clock::now();
     parallel_for(pos_.size(), [&](uint32_t i) {
         const Vec3 p = xyz(pos_[i]);
         target.positions[i] = to_float4(p, radius);
-        target.colors[i] = particle_color(style.color, xyz(vel_[i]), id_[i], cell_index(p, g),
-                                          style.speed_scale);
+        target.colors[i] = particle_color(style, vel_[i], id_[i], cell_index(p, g));
     });
     last_export_ms_ = ms_between(start, Clock::now());
 }

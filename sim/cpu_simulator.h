@@ -33,20 +33,24 @@ public:
     void export_render_async(const RenderStyle& style) override;
     HostRenderFrame wait_export_async() override { return async_frame_; }
     void set_options(const SimulatorOptions& options) override { options_ = options; }
+    std::string option_notes() const override { return notes_; }
 
 private:
     StageTimings substep(const Params& p);
     void scatter_forces(const StepBuffers& b, const Params& p);
+    void sph_forces(const StepBuffers& b, const Params& p, StageTimings& t);
     void grid_and_reorder();
     StepBuffers views();
 
     Domain domain_;
     GridSpec grid_;
-    float grid_radius_ = 0;
+    Params reset_params_;  // what the grid was built for (keep_reset_params)
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;
-    SimulatorOptions options_;  // only scatter_forces applies to this backend
+    // Only scatter_forces and sorted_memory apply to this backend (the others are CUDA's).
+    SimulatorOptions options_;
+    std::string notes_;  // option_notes(): why sorted_memory off was not applied
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
     std::vector<Float4> staging_;  // host_staging
     std::vector<Float4> async_staging_[2];  // export_render_async, used in turn

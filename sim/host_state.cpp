@@ -19,10 +19,12 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
     return s;
 }
 
-SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass) {
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
+                       bool with_density) {
     SimStats st;
     st.count = pos.size();
-    double max_speed2 = 0;
+    double max_speed2 = 0, density_sum = 0;
+    float density_min = INFINITY, density_max = 0;
     for (std::size_t i = 0; i < pos.size(); ++i) {
         const Float4 p = pos[i], v = vel[i];
         const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) &&
@@ -34,8 +36,17 @@ SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel,
         const double s2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
         if (s2 > max_speed2) max_speed2 = s2;
         st.kinetic_energy += 0.5 * mass * s2;
+        density_min = std::fmin(density_min, v.w);
+        density_max = std::fmax(density_max, v.w);
+        density_sum += v.w;
     }
     st.max_speed = static_cast<float>(std::sqrt(max_speed2));
+    const std::size_t finite = st.count - st.non_finite;
+    if (with_density && finite > 0) {
+        st.density_min = density_min;
+        st.density_max = density_max;
+        st.density_mean = density_sum / double(finite);
+    }
     return st;
 }
 

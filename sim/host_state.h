@@ -11,6 +11,8 @@ namespace plab::sim {
 Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
                      std::span<const uint32_t> id);
 
-SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass);
+// `with_density`: also the density statistics from vel.w (SPH).
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
+                       bool with_density);
 
 }  // namespace plab::sim

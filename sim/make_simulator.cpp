@@ -29,7 +29,10 @@ ColorMode parse_color_mode(std::string_view name) {
     if (name == "speed") return ColorMode::Speed;
     if (name == "id") return ColorMode::ParticleId;
     if (name == "cell") return ColorMode::Cell;
-    throw Error("unknown colour mode '" + std::string(name) + "'; use speed, id or cell");
+    if (name == "density") return ColorMode::Density;
+    if (name == "pressure") return ColorMode::Pressure;
+    throw Error("unknown colour mode '" + std::string(name) +
+                "'; use speed, id, cell, density or pressure");
 }
 
 std::string_view color_mode_name(ColorMode mode) {
@@ -37,6 +40,8 @@ std::string_view color_mode_name(ColorMode mode) {
         case ColorMode::Speed: return "speed";
         case ColorMode::ParticleId: return "id";
         case ColorMode::Cell: return "cell";
+        case ColorMode::Density: return "density";
+        case ColorMode::Pressure: return "pressure";
     }
     return "?";
 }

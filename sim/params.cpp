@@ -18,15 +18,29 @@ const ParamInfo kTable[] = {
     {"substeps", "", "Simulation steps per frame.", 1, 1000, false, &Params::substeps},
     {"radius", "m", "Particle radius; the grid cell is one diameter, so it applies on Reset.",
      1e-5, 1, true, &Params::radius},
-    {"mass", "kg", "Mass of one particle.", 1e-9, 1e6, false, &Params::mass},
+    {"mass", "kg", "Mass of one particle.", 1e-9, 1e6, false, &Params::mass, kDemOnly},
     {"spring", "N/m", "Normal contact stiffness: how hard particles push apart when they overlap.",
-     0, 1e8, false, &Params::spring},
+     0, 1e8, false, &Params::spring, kDemOnly},
     {"damping", "N·s/m", "Dashpot on the relative velocity of two touching particles.", 0, 1e6,
-     false, &Params::damping},
+     false, &Params::damping, kDemOnly},
     {"shear", "N·s/m", "Tangential friction-like coefficient on the sliding velocity.", 0, 1e6,
-     false, &Params::shear},
+     false, &Params::shear, kDemOnly},
     {"attraction", "N/m", "Cohesion: pull towards a touching neighbour.", 0, 1e8, false,
-     &Params::attraction},
+     &Params::attraction, kDemOnly},
+    {"rest_density", "kg/m³", "Density of the liquid at rest (water: 1000).", 1, 1e5, false,
+     &Params::rest_density, kSphOnly},
+    {"sound_speed", "m/s",
+     "Numerical speed of sound. Higher keeps the liquid less compressible but needs a smaller "
+     "dt (CFL limit); 10x the fastest flow keeps density within 1%.",
+     0.01, 1e5, false, &Params::sound_speed, kSphOnly},
+    {"smoothing", "spacings",
+     "Smoothing length h in particle spacings; the kernel reaches 2h. Larger is smoother and "
+     "slower.",
+     1, 2, true, &Params::smoothing, kSphOnly},
+    {"viscosity", "", "Artificial viscosity alpha: damps noise; too high makes the water syrup.",
+     0, 10, false, &Params::viscosity, kSphOnly},
+    {"xsph", "", "XSPH: particles move with a blend of their neighbours' velocity (0 = off).", 0,
+     1, false, &Params::xsph, kSphOnly},
     {"gravity_x", "m/s²", "Gravity, x component.", -1000, 1000, false, &Params::gravity_x},
     {"gravity_y", "m/s²", "Gravity, y component (up is +y).", -1000, 1000, false,
      &Params::gravity_y},
@@ -75,6 +89,14 @@ ParamKind ParamInfo::kind() const {
 
 std::span<const ParamInfo> param_table() { return kTable; }
 
+Model parse_model(std::string_view name) {
+    if (name == "dem") return Model::Dem;
+    if (name == "sph") return Model::Sph;
+    throw Error("unknown model '" + std::string(name) + "'; available: dem, sph");
+}
+
+std::string_view model_name(Model model) { return model == Model::Sph ? "sph" : "dem"; }
+
 const ParamInfo* find_param(std::string_view name) {
     for (const ParamInfo& info : kTable)
         if (info.name == name) return &info;
@@ -122,6 +144,12 @@ void set_param(Params& p, std::string_view name, std::string_view text) {
         throw Error("parameter " + std::string(name) + " = " + std::string(text) +
                     " is outside the allowed range " + range_text(*info));
     info->set(p, value);
+}
+
+void keep_reset_params(Params& p, const Params& at_reset) {
+    p.model = at_reset.model;
+    for (const ParamInfo& info : kTable)
+        if (info.needs_reset) info.set(p, info.get(at_reset));
 }
 
 void apply_assignment(Params& p, std::string_view assignment) {

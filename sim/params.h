@@ -11,14 +11,25 @@
 
 namespace plab::sim {
 
+// Which physics the particles follow: DEM grains (spring–dashpot contacts) or an SPH liquid
+// (weakly compressible, sim/sph_kernel.h). Fixed per scene; changing it needs a reset.
+enum class Model { Dem, Sph };
+
+// Throws plab::Error naming the known models (dem, sph).
+Model parse_model(std::string_view name);
+std::string_view model_name(Model model);
+
 struct Params {
+    Model model = Model::Dem;
+
     // Time stepping.
     float dt = 0.5f;   // s (sample time units in the classic preset)
     int substeps = 1;  // simulation steps per call of Simulator::step
 
-    // Particles. The grid cell is one particle diameter, so radius is fixed at reset.
+    // Particles. The grid cell is one interaction range (interaction_range below), so radius
+    // is fixed at reset. In SPH the radius is half the particle spacing.
     float radius = 1.f / 64.f;  // m
-    float mass = 0.5f;          // kg per particle
+    float mass = 0.5f;          // kg per particle (DEM; SPH derives it, sph_kernel.h)
 
     // DEM contact (spring–dashpot with shear, optional attraction).
     float spring = 0.5f;      // N/m, normal stiffness
@@ -35,10 +46,24 @@ struct Params {
     float collider_radius = 0.2f;  // m; 0 disables it
     float collider_x = -1.2f, collider_y = -0.8f, collider_z = 0.8f;  // m
 
+    // SPH liquid (weakly compressible, Tait equation of state, Wendland C2 kernel).
+    float rest_density = 1000.f;  // kg/m³
+    float sound_speed = 20.f;     // m/s, numerical: ≥ 10 × the fastest flow keeps |Δρ/ρ₀| ≤ 1%
+    float smoothing = 1.2f;       // smoothing length h in particle spacings (kernel reach 2h)
+    float viscosity = 0.02f;      // Monaghan artificial viscosity α (dimensionless)
+    float xsph = 0.f;             // XSPH velocity smoothing ε (0 = off)
+
     bool operator==(const Params&) const = default;
 };
 
 enum class ParamKind { Float, Int };
+
+// Which models a parameter applies to (the panel hides the others).
+enum ModelMask : unsigned { kDemOnly = 1u, kSphOnly = 2u, kAllModels = 3u };
+
+inline bool applies_to(unsigned mask, Model model) {
+    return (mask & (model == Model::Dem ? kDemOnly : kSphOnly)) != 0;
+}
 
 struct ParamInfo {
     std::string_view name;
@@ -47,6 +72,7 @@ struct ParamInfo {
     double min = 0, max = 0;  // allowed range, inclusive
     bool needs_reset = false;
     std::variant<float Params::*, int Params::*> field;
+    unsigned models = kAllModels;
 
     double get(const Params& p) const;
     void set(Params& p, double value) const;  // no range check: use set_param
@@ -69,6 +95,16 @@ void validate(const Params& p);
 // Throws plab::Error naming the parameter, the value and the allowed range; `p` is unchanged
 // on error.
 void set_param(Params& p, std::string_view name, std::string_view value);
+
+// Distance up to which two particles interact, which is also the grid's cell size: one
+// diameter for DEM, the kernel reach 2h = 2 · smoothing · spacing for SPH.
+inline float interaction_range(const Params& p) {
+    return p.model == Model::Sph ? 4.f * p.smoothing * p.radius : 2.f * p.radius;
+}
+
+// Copies from `at_reset` what only a reset may change: the model and every needs_reset
+// parameter (the grid was built for them).
+void keep_reset_params(Params& p, const Params& at_reset);
 
 // Parses "name=value" and calls set_param.
 void apply_assignment(Params& p, std::string_view assignment);

@@ -6,6 +6,7 @@
 
 #include "sim/dem_theory.h"
 #include "sim/error.h"
+#include "sim/sph_kernel.h"
 
 namespace plab::sim {
 namespace {
@@ -54,21 +55,69 @@ Scene granular_scene(std::size_t count, const Params& p) {
     return s;
 }
 
+// Column a × 2a × a (x, y, z) against the x = 0 wall of a 5a × 2.5a × a tank, on the cubic
+// lattice of the particle spacing; N = 2 n³ particles fill it with n = a / spacing.
+Scene water_scene(std::size_t count, const Params& p) {
+    const float spacing = 2.f * p.radius;
+    uint64_t n = 1;
+    while (2 * n * n * n < count) ++n;
+    const float a = static_cast<float>(n) * spacing;
+    Scene s;
+    s.name = "water";
+    s.domain = {{0.f, 0.f, 0.f}, {5.f * a, 2.5f * a, a}};
+    ParticleBlock b;
+    b.min = {0.f, 0.f, 0.f};
+    b.max = {a, 2.f * a, a};
+    b.spacing = spacing;
+    s.blocks.push_back(b);
+    return s;
+}
+
+Params water_params() {
+    Params p;
+    p.model = Model::Sph;
+    p.radius = 0.005f;  // m: 1 cm spacing
+    p.rest_density = 1000.f;
+    p.sound_speed = 60.f;
+    p.smoothing = 1.2f;
+    p.viscosity = 0.02f;
+    p.xsph = 0.f;
+    p.gravity_x = 0.f;
+    p.gravity_y = -9.81f;
+    p.gravity_z = 0.f;
+    p.global_damping = 1.f;
+    p.boundary_damping = 0.f;  // the wall terms do the work; the clamp only stops
+    p.collider_radius = 0.f;
+    p.collider_x = p.collider_y = p.collider_z = 0.f;
+    p.dt = sph_max_dt(p, 0.f);
+    p.substeps = 20;
+    p.mass = sph_constants(p).mass;  // shown for reference; SPH derives it
+    return p;
+}
+
 }  // namespace
 
 Preset parse_preset(std::string_view name) {
     if (name == "classic") return Preset::Classic;
     if (name == "granular") return Preset::Granular;
-    throw Error("unknown preset '" + std::string(name) + "'; known presets: classic, granular");
+    if (name == "water") return Preset::Water;
+    throw Error("unknown preset '" + std::string(name) +
+                "'; known presets: classic, granular, water");
 }
 
 std::string_view preset_name(Preset preset) {
-    return preset == Preset::Classic ? "classic" : "granular";
+    switch (preset) {
+        case Preset::Granular: return "granular";
+        case Preset::Water: return "water";
+        case Preset::Classic:
+        default: return "classic";
+    }
 }
 
 Params preset_params(Preset preset) {
     Params p;  // the struct's defaults are the classic preset
     if (preset == Preset::Classic) return p;
+    if (preset == Preset::Water) return water_params();
 
     p.radius = 0.005f;                                            // m
     const double density = 2500.0;                                // kg/m³, glass
@@ -91,8 +140,12 @@ Params preset_params(Preset preset) {
 
 Scene preset_scene(Preset preset, std::size_t count, const Params& params) {
     validate(params);
-    return preset == Preset::Classic ? classic_scene(count, params)
-                                     : granular_scene(count, params);
+    switch (preset) {
+        case Preset::Granular: return granular_scene(count, params);
+        case Preset::Water: return water_scene(count, params);
+        case Preset::Classic:
+        default: return classic_scene(count, params);
+    }
 }
 
 }  // namespace plab::sim

@@ -7,6 +7,10 @@
 //            Δv = F·dt/m, so the preset sets m = dt = 0.5 to move identically. When N is more
 //            than the box holds (64³ = 262,144) the box and grid grow until the initial cube
 //            fits, every other parameter unchanged.
+// water    — SPH liquid (model sph), SI units: 1 cm particle spacing, rest density 1000 kg/m³,
+//            speed of sound 60 m/s (≥ 10× the surge front of a column up to ~1.5 m high),
+//            dt at the CFL limit. Its scene is a dam break: a column a wide and 2a high (and a
+//            deep) at one end of a tank 5a long, sized for the particle count.
 // granular — SI units: 5 mm glass beads (2500 kg/m³), k = 5000 N/m, restitution 0.5, falling
 //            under 9.81 m/s² into a box; dt = t_c/20 (dem_theory.h: stable_dt).
 #include <cstddef>
@@ -17,7 +21,7 @@
 
 namespace plab::sim {
 
-enum class Preset { Classic, Granular };
+enum class Preset { Classic, Granular, Water };
 
 // Throws plab::Error naming the known presets.
 Preset parse_preset(std::string_view name);

@@ -134,11 +134,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
                                    : std::filesystem::path(source).stem().string();
     if (root.contains("description"))
         f.description = text(root["description"], top.at("description"));
-    const std::string model =
-        root.contains("model") ? text(root["model"], top.at("model")) : std::string("dem");
-    if (model != "dem") top.at("model").fail("unknown model '" + model + "'; available: dem");
-
-    if (!root.contains("preset")) top.fail("missing 'preset' (classic or granular)");
+    if (!root.contains("preset")) top.fail("missing 'preset' (classic, granular or water)");
     try {
         f.preset = parse_preset(text(root["preset"], top.at("preset")));
     } catch (const Error& e) {
@@ -146,6 +142,20 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
         top.at("preset").fail(e.what());
     }
     f.params = preset_params(f.preset);
+    if (root.contains("model")) {
+        // The model comes with the preset; stating it guards against a mismatched preset.
+        Model model = Model::Dem;
+        try {
+            model = parse_model(text(root["model"], top.at("model")));
+        } catch (const Error& e) {
+            if (std::string(e.what()).rfind(source, 0) == 0) throw;
+            top.at("model").fail(e.what());
+        }
+        if (model != f.params.model)
+            top.at("model").fail("'" + std::string(model_name(model)) + "' does not match preset '" +
+                                 std::string(preset_name(f.preset)) + "', which is " +
+                                 std::string(model_name(f.params.model)));
+    }
 
     if (root.contains("params")) {
         const Json& params = root["params"];

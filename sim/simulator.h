@@ -39,9 +39,13 @@ struct SimStats {
     float max_speed = 0;          // m/s over finite velocities
     double kinetic_energy = 0;    // J, ½ m v² summed over finite velocities
     std::size_t non_finite = 0;   // particles with a NaN/inf position or velocity
+    // SPH only (0 for DEM): summation density of the last step over finite particles, kg/m³.
+    float density_min = 0, density_max = 0;
+    double density_mean = 0;
 };
 
-// Particle state in id order (for tests and export).
+// Particle state in id order (for tests and export). With SPH, vel[i].w is the particle's
+// density (kg/m³) at the last step; its pressure is sph_pressure of it (sph_kernel.h).
 struct Snapshot {
     std::vector<Float4> pos, vel;
 };
@@ -71,11 +75,6 @@ struct HostRenderFrame {
     const Float4* positions = nullptr;
     const Float4* colors = nullptr;
     std::size_t count = 0;
-};
-
-struct RenderStyle {
-    ColorMode color = ColorMode::Speed;
-    float speed_scale = 1.f;  // m/s shown as the top of the speed ramp
 };
 
 struct SimulatorOptions {

@@ -9,6 +9,7 @@
 #include "sim/cuda/nvtx_range.h"
 #include "sim/error.h"
 #include "sim/host_state.h"
+#include "sim/sph_kernel.h"
 
 namespace plab::sim::cuda {
 namespace {
@@ -20,14 +21,13 @@ __global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32
     if (i >= n) return;
     const Vec3 p = xyz(load(pos + i));
     out_pos[i] = to_float4(p, radius);
-    out_color[i] = particle_color(style.color, xyz(load(vel + i)), load(id + i),
-                                  cell_index(p, g), style.speed_scale);
+    out_color[i] = particle_color(style, load(vel + i), load(id + i), cell_index(p, g));
 }
 
 __global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, float mass,
                              DeviceStats* out) {
-    float speed = 0.f;
-    double energy = 0.0;
+    float speed = 0.f, density_min = INFINITY, density_max = 0.f;
+    double energy = 0.0, density_sum = 0.0;
     unsigned int bad = 0;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const Float4 p = pos[i], v = vel[i];
@@ -40,16 +40,26 @@ __global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, f
         const float s2 = v.x * v.x + v.y * v.y + v.z * v.z;
         speed = fmaxf(speed, sqrtf(s2));
         energy += 0.5 * mass * s2;
+        density_min = fminf(density_min, v.w);
+        density_max = fmaxf(density_max, v.w);
+        density_sum += v.w;
     }
     for (int offset = 16; offset > 0; offset /= 2) {
         speed = fmaxf(speed, __shfl_down_sync(0xffffffffu, speed, offset));
         energy += __shfl_down_sync(0xffffffffu, energy, offset);
         bad += __shfl_down_sync(0xffffffffu, bad, offset);
+        density_min = fminf(density_min, __shfl_down_sync(0xffffffffu, density_min, offset));
+        density_max = fmaxf(density_max, __shfl_down_sync(0xffffffffu, density_max, offset));
+        density_sum += __shfl_down_sync(0xffffffffu, density_sum, offset);
     }
     if ((threadIdx.x & 31) == 0) {
+        // Densities are ≥ 0 (and +inf when a warp saw none), so their bits order like them.
         atomicMax(&out->max_speed_bits, __float_as_uint(speed));
         atomicAdd(&out->kinetic_energy, energy);
         atomicAdd(&out->non_finite, bad);
+        atomicMin(&out->density_min_bits, __float_as_uint(density_min));
+        atomicMax(&out->density_max_bits, __float_as_uint(density_max));
+        atomicAdd(&out->density_sum, density_sum);
     }
 }
 
@@ -58,11 +68,15 @@ __global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, f
 SimStats CudaSimulator::stats(const Params& params) {
     Impl& m = *impl_;
     cudaStream_t s = m.stream.get();
-    PLAB_CUDA_CHECK(cudaMemsetAsync(m.stats.data(), 0, sizeof(DeviceStats), s));
+    Params p = params;
+    keep_reset_params(p, m.reset_params);
+    DeviceStats init{};
+    init.density_min_bits = 0x7f800000u;  // +inf
+    m.stats.upload({&init, 1}, s);
     if (m.count > 0) {
         const uint32_t blocks = std::min<uint32_t>(blocks_for(m.count, 256), 1024);
-        stats_kernel<<<blocks, 256, 0, s>>>(m.pos.data(), m.vel.data(), m.count, params.mass,
-                                            m.stats.data());
+        stats_kernel<<<blocks, 256, 0, s>>>(m.pos.data(), m.vel.data(), m.count,
+                                            particle_mass(p), m.stats.data());
         m.check_launch();
     }
     DeviceStats host{};
@@ -73,6 +87,11 @@ SimStats CudaSimulator::stats(const Params& params) {
     std::memcpy(&st.max_speed, &host.max_speed_bits, sizeof st.max_speed);
     st.kinetic_energy = host.kinetic_energy;
     st.non_finite = host.non_finite;
+    if (p.model == Model::Sph && st.count > st.non_finite) {
+        std::memcpy(&st.density_min, &host.density_min_bits, sizeof st.density_min);
+        std::memcpy(&st.density_max, &host.density_max_bits, sizeof st.density_max);
+        st.density_mean = host.density_sum / double(st.count - st.non_finite);
+    }
     return st;
 }
 
@@ -92,7 +111,7 @@ Snapshot CudaSimulator::download() {
 void CudaSimulator::Impl::enqueue_export(const RenderStyle& style, Float4* pos_out,
                                          Float4* color_out) {
     export_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(
-        pos.data(), vel.data(), id.data(), count, grid, grid_radius, style,
+        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style,
         pos_out, color_out);
     check_launch();
 }

@@ -13,6 +13,7 @@
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/dem_kernels.cuh"
 #include "sim/cuda/nvtx_range.h"
+#include "sim/cuda/sph_kernels.cuh"
 #include "sim/error.h"
 
 namespace plab::sim::cuda {
@@ -78,6 +79,18 @@ void CudaSimulator::Impl::enqueue_reorder() {
 
 void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (count == 0) return;
+    if (p.model == Model::Sph) {  // density, then forces with the drift fused in
+        const SphConstants c = sph_constants(p);
+        const int group = force_group();
+        const uint32_t blocks = blocks_for(count * group, options.block_size);
+        sph_density_kernel<<<blocks, options.block_size, 0, stream.get()>>>(views(), grid, p,
+                                                                             domain, c, group);
+        check_launch();
+        sph_force_kernel<<<blocks, options.block_size, 0, stream.get()>>>(views(), grid, p,
+                                                                           domain, c, group);
+        check_launch();
+        return;
+    }
     if (options.scatter_forces) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
@@ -100,7 +113,7 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
 }
 
 void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
-    if (count == 0) return;
+    if (count == 0 || p.model == Model::Sph) return;  // SPH drifts in its force pass
     if (options.scatter_forces) {  // the summed forces still need the kick, then the drift
         auto* finish = memory == Memory::Sorted ? finish_kernel<Memory::Sorted>
                                                 : finish_kernel<Memory::Unsorted>;
@@ -120,7 +133,8 @@ void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
 void CudaSimulator::Impl::substep_with_stage_events(const Params& p) {
     NvtxRange step("step");
     const bool fused =
-        options.fuse_integrate && !options.scatter_forces && memory == Memory::Sorted;
+        p.model == Model::Sph || (options.fuse_integrate && !options.scatter_forces &&
+                                    memory == Memory::Sorted);
     const auto marks = ring.begin_step(true, fused);
     record(marks[0]);
     {
@@ -184,8 +198,11 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
 }
 
 bool CudaSimulator::Impl::choose_step(const Params& p) {
-    memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
+    memory = options.sorted_memory || p.model != Model::Dem ? Memory::Sorted : Memory::Unsorted;
     notes.clear();
+    if (memory == Memory::Sorted && !options.sorted_memory)
+        notes = "unsorted memory applies to the DEM model only; the SPH passes read the "
+                "cell-ordered copy, so particles are sorted. ";
     if (!options.persistent_kernel) return false;
     const std::string why = persistent.unavailable_reason(device, options, p, memory);
     if (!why.empty()) {
@@ -286,7 +303,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.id.upload(ids, m.stream.get());
     m.domain = initial.domain;
     m.grid = initial.grid;
-    m.grid_radius = params.radius;
+    m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
     m.sync();  // the host vectors above must outlive the copies
 }
@@ -294,7 +311,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
 void CudaSimulator::step(const Params& params) {
     validate(params);
     Params p = params;
-    p.radius = impl_->grid_radius;  // the grid was built for this radius; a new one needs a reset
+    keep_reset_params(p, impl_->reset_params);  // the grid was built for these; new ones need a reset
     for (int s = 0; s < p.substeps; ++s) {
         impl_->persistent_used = impl_->choose_step(p);
         if (impl_->persistent_used)

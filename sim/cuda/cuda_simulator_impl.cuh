@@ -31,6 +31,8 @@ struct DeviceStats {
     unsigned int max_speed_bits;  // float bits; non-negative floats order like their bits
     unsigned int non_finite;
     double kinetic_energy;
+    unsigned int density_min_bits, density_max_bits;  // float bits, like max_speed_bits
+    double density_sum;
 };
 
 struct CudaSimulator::Impl {
@@ -58,7 +60,7 @@ struct CudaSimulator::Impl {
 
     Domain domain;
     GridSpec grid;
-    float grid_radius = 0;
+    Params reset_params;  // what the grid was built for (keep_reset_params)
     uint32_t count = 0;
 
     // The captured step, valid while the parameters and buffers it baked in are unchanged.

@@ -375,3 +375,75 @@ TEST_F(CudaVsCpu, ExportMatchesTheCpuOnDeviceAndThroughTheHost) {
 
 }  // namespace
 }  // namespace plab::sim
+
+namespace plab::sim {
+namespace {
+
+// SPH: a dam break is not chaotic over its first few hundred steps (no contacts switching on
+// and off), so the backends track each other particle by particle.
+TEST_F(CudaVsCpu, SphDamBreakTracksTheCpuFor300Steps) {
+    CpuSimulator cpu;
+    auto gpu = cuda();
+    const Divergence d = run_pair(cpu, *gpu, Preset::Water, 20000, 300);
+    const Params p = preset_params(Preset::Water);
+    record("sph_cuda_vs_cpu_300", d);
+    EXPECT_LT(d.median, 1e-3 * p.radius);
+    EXPECT_LT(d.max, 0.05 * p.radius);
+    EXPECT_LT(d.energy, 1e-3);
+    const SimStats a = cpu.stats(p), b = gpu->stats(p);
+    EXPECT_NEAR(a.density_mean, b.density_mean, 1e-4 * a.density_mean);
+    EXPECT_NEAR(a.density_max, b.density_max, 1e-3 * a.density_max);
+    EXPECT_NEAR(a.density_min, b.density_min, 1e-3 * a.density_max);
+}
+
+TEST_F(CudaVsCpu, SphEveryGroupSizeAndTheGraphGiveTheSameStep) {
+    Params p = preset_params(Preset::Water);
+    p.substeps = 1;
+    const std::size_t n = 30000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Water, n, p), p, n);
+    CpuSimulator cpu;
+    cpu.reset(init, p);
+    for (int s = 0; s < 50; ++s) cpu.step(p);
+    const Snapshot want = cpu.download();
+    for (int group : {1, 2, 4, 8})
+        for (bool graph : {false, true}) {
+            SimulatorOptions o;
+            o.threads_per_particle = group;
+            o.use_graph = graph;
+            auto gpu = cuda(o);
+            gpu->reset(init, p);
+            for (int s = 0; s < 50; ++s) gpu->step(p);
+            const Snapshot got = gpu->download();
+            double worst = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                worst = std::max<double>(worst, std::fabs(got.pos[i].y - want.pos[i].y) +
+                                                    std::fabs(got.pos[i].x - want.pos[i].x) +
+                                                    std::fabs(got.vel[i].w - want.vel[i].w) /
+                                                        p.rest_density);
+            EXPECT_LT(worst, 1e-3 * p.radius) << group << " threads, graph " << graph;
+        }
+}
+
+TEST_F(CudaVsCpu, SphLatticeInAClosedBoxStaysAtRest) {
+    Params p = preset_params(Preset::Water);
+    p.gravity_y = 0.f;
+    Scene s;
+    s.name = "closed box";
+    s.domain = {{0, 0, 0}, {0.3f, 0.2f, 0.1f}};
+    ParticleBlock b;
+    b.min = s.domain.min;
+    b.max = s.domain.max;
+    b.spacing = 2.f * p.radius;
+    s.blocks.push_back(b);
+    auto gpu = cuda();
+    gpu->reset(build_initial_state(s, p, scene_capacity(s)), p);
+    p.substeps = 20;
+    gpu->step(p);
+    const SimStats st = gpu->stats(p);
+    EXPECT_NEAR(st.density_min, p.rest_density, 0.05);
+    EXPECT_NEAR(st.density_max, p.rest_density, 0.05);
+    EXPECT_LT(st.max_speed, 1e-4f);
+}
+
+}  // namespace
+}  // namespace plab::sim

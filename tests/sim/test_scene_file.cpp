@@ -7,6 +7,7 @@
 
 #include "sim/error.h"
 #include "sim/scene_file.h"
+#include "sim/sph_kernel.h"
 
 namespace plab::sim {
 namespace {
@@ -38,9 +39,26 @@ TEST(SceneFile, EveryShippedSceneLoadsAndStarts) {
         EXPECT_GT(f.particles, 1000u);
         const InitialState s = build_initial_state(f.scene, f.params, f.particles);
         EXPECT_EQ(s.pos.size(), f.particles);
+        if (f.params.model == Model::Sph) {  // liquids ship at a stable step
+            EXPECT_LE(f.params.dt, sph_max_dt(f.params, 0.f));
+        }
         ++count;
     }
     EXPECT_GE(count, 3);
+}
+
+TEST(SceneFile, ShipsTheStandardScenes) {
+    const std::pair<const char*, Model> expected[] = {
+        {"classic", Model::Dem},        {"granular_pile", Model::Dem},
+        {"mixer", Model::Dem},          {"dam_break", Model::Sph},
+        {"double_dam_break", Model::Sph}, {"drop_into_pool", Model::Sph},
+        {"hydrostatic_tank", Model::Sph}};
+    for (const auto& [name, model] : expected) {
+        const SceneFile f =
+            load_scene_file(std::filesystem::path(PLAB_SCENES_DIR) / (std::string(name) + ".json"));
+        EXPECT_EQ(f.params.model, model) << name;
+        EXPECT_EQ(f.name, name);
+    }
 }
 
 TEST(SceneFile, ParamsOverrideThePreset) {
@@ -75,7 +93,9 @@ TEST(SceneFile, ErrorsNameTheFileTheKeyAndTheProblem) {
     expect_error(R"({"preset": "sand", "particles": 10})", {"preset", "unknown preset 'sand'"});
     expect_error(R"({"preset": "classic"})", {"particles"});
     expect_error(R"({"model": "sph", "preset": "classic", "particles": 1})",
-                 {"model", "available: dem"});
+                 {"model", "does not match preset 'classic', which is dem"});
+    expect_error(R"({"model": "lava", "preset": "water", "particles": 1})",
+                 {"model", "available: dem, sph"});
     expect_error(R"({"preset": "classic", "particles": -3})", {"particles", "whole number"});
     const std::string box = R"("domain": {"min": [0, 0, 0], "max": [1, 1, 1]})";
     expect_error(R"({"preset": "classic", )" + box +

@@ -1,0 +1,54 @@
+#pragma once
+// The SPH validation cases, shared by the tests (reduced resolution, CPU) and
+// `particle-lab validate` (full resolution on any backend): set-ups and measurements only,
+// the thresholds live with the callers.
+//
+// Dam break (Martin & Moyce 1952, n² = 2): a column a wide and 2a high collapses along a
+// tank; the surge front x (from the wall behind the column) is compared as Z = x/a against
+// T = t √(2g/a).
+// Hydrostatic tank: a layer of depth H at rest; after settling, p(y) should be ρ₀ g (H − y).
+#include <cstddef>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/scene.h"
+#include "sim/simulator.h"
+
+namespace plab::sim {
+
+// Martin & Moyce's measured (T, Z) points for the n² = 2 column.
+struct SurgePoint {
+    double t, z;
+};
+std::vector<SurgePoint> martin_moyce_points();
+
+// Z at T by linear interpolation between the measured points (T inside their range).
+double martin_moyce_front(double t);
+
+struct SphCase {
+    Params params;
+    Scene scene;
+    std::size_t particles = 0;
+    double a = 0;  // m: dam-break column width; hydrostatic: water depth H
+};
+
+// A column of `columns` particles wide (2 × columns high, `depth` deep) in a 5a-long tank,
+// with the water preset's physics at 1 cm spacing and the sound speed set for this height.
+SphCase dam_break_case(int columns, int depth);
+
+// A tank `width` particles square filled `height` particles deep.
+SphCase hydrostatic_case(int width, int height);
+
+// Surge front: the largest x reached by liquid in contact with the floor (particles in the
+// lowest two layers), plus half a spacing, measured from the domain's x minimum, in metres.
+double surge_front(const Snapshot& s, const Params& p, const Domain& d);
+
+// Pressure (from each particle's density) binned by height: mean pressure and density of
+// the particles at least `margin` from every side wall, one bin per particle layer.
+struct DepthProfile {
+    std::vector<double> y, pressure, density;  // bin centre (m), Pa, kg/m³
+    std::vector<std::size_t> count;
+};
+DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, double margin);
+
+}  // namespace plab::sim
