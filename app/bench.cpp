@@ -6,7 +6,9 @@
 
 #include "app/bench_run.h"
 #include "app/percentile.h"
+#include "sim/divergence.h"
 #include "sim/error.h"
+#include "sim/sph_kernel.h"
 #if PLAB_HAS_RENDER
 #include "app/frame_bench.h"
 #endif
@@ -62,7 +64,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
         << simulator->device_name() << "\n";
     if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
-    out << "  model        " << c.model << ", " << run.label() << "\n";
+    out << "  model        " << sim::model_name(run.params().model) << ", " << run.label() << "\n";
     out << "  particles    " << particles << "\n";
     out << "  domain       " << fmt("[%g, %g] x ", lo.x, hi.x) << fmt("[%g, %g] x ", lo.y, hi.y)
         << fmt("[%g, %g] m", lo.z, hi.z) << ", grid " << initial.grid.dim_x << "x"
@@ -143,13 +145,21 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     // The work the force pass did per particle on the final state (explains its time).
     const sim::GridSnapshot grid = simulator->build_grid();
     const sim::NeighbourStats ns =
-        sim::neighbour_stats(simulator->download(), grid, initial.grid, params.radius);
-    out << fmt("  neighbours    %.1f candidates and %.2f contacts per particle (max %.0f", ns.mean_candidates,
-               ns.mean_contacts, ns.max_candidates)
+        sim::neighbour_stats(simulator->download(), grid, initial.grid,
+                             0.5f * sim::interaction_range(params));
+    out << fmt("  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
+               ns.mean_candidates, ns.mean_contacts, ns.max_candidates)
         << fmt(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
     out << fmt("  final state   max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
                st.kinetic_energy)
         << st.non_finite << " non-finite particles\n";
+    if (params.model == sim::Model::Sph)
+        out << fmt("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ", st.density_min,
+                   st.density_max, st.density_mean)
+            << fmt("CFL number %.3f, dt limit %.3g s\n", sim::sph_courant_number(params, st.max_speed),
+                   sim::sph_max_dt(params, st.max_speed));
+    const std::string why = sim::divergence_reason(st, params);
+    if (!why.empty()) out << "  DIVERGED      " << why << "\n";
 }
 
 }  // namespace plab::app

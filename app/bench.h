@@ -13,7 +13,7 @@ namespace plab::app {
 
 struct BenchConfig {
     sim::Backend backend = sim::Backend::Auto;
-    std::string model = "dem";
+    std::string model;  // empty: the preset's or scene's; else checked against it
     std::string preset = "classic";
     std::size_t particles = 65536;
     bool particles_given = true;   // false: a --scene file's own count applies

@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
     std::string backend = "auto";
     CLI::App* bench_cmd = cli.add_subcommand("bench", "Run the simulation headless and time it");
     bench_cmd->add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
-    bench_cmd->add_option("--model", bench.model, "Physics model (dem)")->capture_default_str();
+    bench_cmd->add_option("--model", bench.model,
+                          "dem or sph: checked against the preset or scene (which decide it)");
     bench_cmd->add_option("--preset", bench.preset, "classic, granular or water")->capture_default_str();
     bench_cmd->add_option("--scene", bench.scene,
                           "Scene file (JSON); replaces --preset, its own count unless --particles");

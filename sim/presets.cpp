@@ -89,7 +89,7 @@ Params water_params() {
     p.boundary_damping = 0.f;  // the wall terms do the work; the clamp only stops
     p.collider_radius = 0.f;
     p.collider_x = p.collider_y = p.collider_z = 0.f;
-    p.dt = sph_max_dt(p, 0.f);
+    p.dt = sph_max_dt(p, 0.1f * p.sound_speed);  // room for flow up to a tenth of c
     p.substeps = 20;
     p.mass = sph_constants(p).mass;  // shown for reference; SPH derives it
     return p;

@@ -59,9 +59,22 @@ struct SphPairSums {
     Vec3 xsph;
 };
 
-// Symmetric pressure term pᵢ/ρᵢ² + pⱼ/ρⱼ² (so pair forces are equal and opposite) plus
-// Monaghan's artificial viscosity Πᵢⱼ = −α c h (vᵢⱼ·rᵢⱼ) / (ρ̄ᵢⱼ (rᵢⱼ² + 0.01 h²)) on
-// approaching pairs.
+// One neighbour's share: the symmetric pressure term pᵢ/ρᵢ² + pⱼ/ρⱼ² (so pair forces are
+// equal and opposite) plus Monaghan's artificial viscosity
+// Πᵢⱼ = −α c h (vᵢⱼ·rᵢⱼ) / (ρ̄ᵢⱼ (rᵢⱼ² + 0.01 h²)) on approaching pairs. `r` = xᵢ − xⱼ with
+// r2 = |r|² < reach2; `own` = pᵢ/ρᵢ²; `other` = the neighbour's velocity and density.
+PLAB_HD inline void sph_add_pair(SphPairSums& s, Vec3 r, float r2, Vec3 vel, float density,
+                                 float own, Float4 other, const SphConstants& c) {
+    const float rho_j = other.w;
+    const Vec3 v = vel - xyz(other);
+    float term = own + sph_pressure(rho_j, c) / (rho_j * rho_j);
+    const float vr = dot(v, r);
+    const float inv_mean_rho = 2.f / (density + rho_j);
+    if (vr < 0.f) term -= c.visc * vr * inv_mean_rho / (r2 + c.visc_eps);
+    s.accel += r * (c.mass * term * sph_grad_factor(r2, c));
+    if (c.xsph > 0.f) s.xsph += (-v) * (c.mass * inv_mean_rho * sph_w(r2, c));
+}
+
 PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float density,
                                          const StepBuffers& b, const GridSpec& g,
                                          const SphConstants& c, int first_row = 0,
@@ -75,15 +88,7 @@ PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float d
             const Vec3 r = pos - xyz(load(b.sorted_pos + j));
             const float r2 = length_squared(r);
             if (r2 >= c.reach2) return;
-            const Float4 other = load(b.sorted_vel + j);
-            const float rho_j = other.w;
-            const Vec3 v = vel - xyz(other);
-            float term = own + sph_pressure(rho_j, c) / (rho_j * rho_j);
-            const float vr = dot(v, r);
-            const float inv_mean_rho = 2.f / (density + rho_j);
-            if (vr < 0.f) term -= c.visc * vr * inv_mean_rho / (r2 + c.visc_eps);
-            s.accel += r * (c.mass * term * sph_grad_factor(r2, c));
-            if (c.xsph > 0.f) s.xsph += (-v) * (c.mass * inv_mean_rho * sph_w(r2, c));
+            sph_add_pair(s, r, r2, vel, density, own, load(b.sorted_vel + j), c);
         },
         first_row, row_step);
     return s;

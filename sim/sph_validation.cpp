@@ -35,7 +35,7 @@ SphCase dam_break_case(int columns, int depth) {
     // The surge front reaches about 2 √(g·2a) (Ritter's solution); ten times that keeps the
     // density within 1%.
     c.params.sound_speed = static_cast<float>(20.0 * std::sqrt(9.81 * 2.0 * a));
-    c.params.dt = sph_max_dt(c.params, 0.f);
+    c.params.dt = sph_max_dt(c.params, 0.1f * c.params.sound_speed);
     c.a = a;
     c.scene.name = "dam break";
     c.scene.domain = {{0.f, 0.f, 0.f}, {5.f * a, 2.5f * a, depth * spacing}};

@@ -4,6 +4,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <numeric>
@@ -81,13 +82,12 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (count == 0) return;
     if (p.model == Model::Sph) {  // density, then forces with the drift fused in
         const SphConstants c = sph_constants(p);
-        const int group = force_group();
-        const uint32_t blocks = blocks_for(count * group, options.block_size);
-        sph_density_kernel<<<blocks, options.block_size, 0, stream.get()>>>(views(), grid, p,
-                                                                             domain, c, group);
+        const SphList list{sph_index.data(), sph_count.data()};
+        const int block = sph_block_size();
+        const uint32_t blocks = blocks_for(count, block);
+        sph_density_kernel<<<blocks, block, 0, stream.get()>>>(views(), grid, p, domain, c, list);
         check_launch();
-        sph_force_kernel<<<blocks, options.block_size, 0, stream.get()>>>(views(), grid, p,
-                                                                           domain, c, group);
+        sph_force_kernel<<<blocks, block, 0, stream.get()>>>(views(), grid, p, domain, c, list);
         check_launch();
         return;
     }
@@ -197,12 +197,27 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
     record(marks[4]);
 }
 
+int CudaSimulator::Impl::sph_block_size() const {
+    // The SPH kernels need more registers than 1024 threads of one block can have.
+    static const int limit = [] {
+        cudaFuncAttributes density{}, force{};
+        PLAB_CUDA_CHECK(cudaFuncGetAttributes(&density, sph_density_kernel));
+        PLAB_CUDA_CHECK(cudaFuncGetAttributes(&force, sph_force_kernel));
+        return std::min(density.maxThreadsPerBlock, force.maxThreadsPerBlock) / 32 * 32;
+    }();
+    return std::min(options.block_size, limit);
+}
+
 bool CudaSimulator::Impl::choose_step(const Params& p) {
     memory = options.sorted_memory || p.model != Model::Dem ? Memory::Sorted : Memory::Unsorted;
     notes.clear();
     if (memory == Memory::Sorted && !options.sorted_memory)
         notes = "unsorted memory applies to the DEM model only; the SPH passes read the "
                 "cell-ordered copy, so particles are sorted. ";
+    if (p.model == Model::Sph && sph_block_size() < options.block_size)
+        notes += "The SPH kernels run " + std::to_string(sph_block_size()) +
+                 " threads per block: their registers do not fit " +
+                 std::to_string(options.block_size) + ". ";
     if (!options.persistent_kernel) return false;
     const std::string why = persistent.unavailable_reason(device, options, p, memory);
     if (!why.empty()) {
@@ -292,7 +307,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
                  "initial state has different numbers of positions and velocities");
     Impl& m = *impl_;
     const std::size_t n = initial.pos.size();
-    reserve(n, initial.grid.num_cells());
+    reserve(n, initial.grid.num_cells(), params.model == Model::Sph);
     m.graph.reset();
     m.ring.clear();
 
@@ -331,7 +346,7 @@ std::vector<StageTimings> CudaSimulator::take_timings() {
     return out;
 }
 
-void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
+void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool sph_lists) {
     Impl& m = *impl_;
     const std::size_t n = particles;
     const std::size_t cells = grid_cells + 1;
@@ -348,7 +363,10 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
                                m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
                                (m.options.scatter_forces ? m.force.growth_bytes(n) : 0) +
                                (m.options.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
-                                                            : 0);
+                                                            : 0) +
+                               (sph_lists ? m.sph_index.growth_bytes(n * kSphListSlots) +
+                                                m.sph_count.growth_bytes(n)
+                                          : 0);
     require_free_device_memory(growth, std::to_string(n) + " particles in " +
                                            std::to_string(grid_cells) + " cells",
                                kBytesPerParticle);
@@ -362,6 +380,10 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells) {
     m.scan_temp.resize(temp);
     if (m.options.scatter_forces) m.force.resize(n);
     if (m.options.persistent_kernel) m.persistent.reserve(grid_cells);
+    if (sph_lists) {
+        m.sph_index.resize(n * kSphListSlots);
+        m.sph_count.resize(n);
+    }
 }
 
 int CudaSimulator::force_threads_per_particle() const { return impl_->force_group(); }

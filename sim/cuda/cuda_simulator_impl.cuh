@@ -46,6 +46,7 @@ struct CudaSimulator::Impl {
     DeviceBuffer<std::byte> scan_temp;
     DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
     DeviceBuffer<DeviceStats> stats;
+    DeviceBuffer<uint32_t> sph_index, sph_count;  // SPH neighbour lists (sph_kernels.cuh)
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
     PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
@@ -116,7 +117,11 @@ struct CudaSimulator::Impl {
 
     // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
     // the GPU several times over, which small runs reach only by sharing a particle's rows.
+    // Threads per block for the SPH kernels: the option, capped by what their registers allow.
+    int sph_block_size() const;
+
     int force_group() const {
+        if (reset_params.model == Model::Sph) return 1;  // the SPH passes use one thread each
         if (options.threads_per_particle > 0) return options.threads_per_particle;
         return count <= kTwoThreadsLimit ? 2 : 1;
     }

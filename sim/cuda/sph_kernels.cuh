@@ -1,58 +1,69 @@
 #pragma once
-// The SPH passes around the shared bodies of sph_step.h. `group` threads (a power of two
-// ≤ 32) may share one particle, each taking every group-th neighbour row, as in the DEM force
-// kernel: at small N that keeps enough threads in flight.
+// The SPH passes around the shared bodies of sph_step.h, one thread per particle.
+//
+// The density pass visits every candidate of the 27 cells (~340 at h = 1.2 spacings) and
+// finds the ~55 in reach; it writes their indices into a neighbour list, so the force pass
+// runs its long per-pair body only for those. Scanning the candidates again in the force
+// pass would run that body for nearly every candidate: a warp executes it whenever any of
+// its 32 lanes has a neighbour, and with 1 candidate in 6 in reach some lane nearly always
+// has one. The list is laid out slot-major (list[k · count + i]) so that a warp's writes and
+// reads of its k-th entries are one coalesced transaction. A particle with more neighbours
+// than slots (a rare, very compressed one) is marked and scans its candidates again.
 #include <cstdint>
 
 #include "sim/sph_step.h"
 
 namespace plab::sim::cuda {
 
-__device__ inline float group_sum(float v, int group) {
-    for (int offset = group / 2; offset > 0; offset /= 2)
-        v += __shfl_xor_sync(0xffffffffu, v, offset);
-    return v;
-}
+inline constexpr uint32_t kSphListSlots = 64;
+inline constexpr uint32_t kSphListOverflow = 0xffffffffu;
 
-__device__ inline Vec3 group_sum(Vec3 v, int group) {
-    return {group_sum(v.x, group), group_sum(v.y, group), group_sum(v.z, group)};
-}
+struct SphList {
+    uint32_t* index = nullptr;  // kSphListSlots × count, slot-major
+    uint32_t* count = nullptr;  // per sorted particle; kSphListOverflow when it did not fit
+};
 
 __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
-                                   SphConstants c, int group) {
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t i = t / group;
-    const int lane = static_cast<int>(t % group);
-    const bool active = i < b.count;
-    Vec3 pos{};
+                                   SphConstants c, SphList list) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
     float sum = 0.f;
-    if (active) {
-        pos = xyz(load(b.sorted_pos + i));
-        sum = sph_density_sum(pos, b, g, c, lane, group);
-    }
-    sum = group_sum(sum, group);  // every lane reaches the shuffles
-    if (active && lane == 0) b.sorted_vel[i].w = sum + sph_wall_density(pos, p, d, c);
+    uint32_t found = 0;
+    for_each_candidate(pos, b, g, [&](uint32_t j) {
+        const float r2 = length_squared(xyz(load(b.sorted_pos + j)) - pos);
+        if (r2 >= c.reach2) return;
+        sum += sph_w(r2, c);
+        if (j == i) return;
+        if (found < kSphListSlots) list.index[found * b.count + i] = j;
+        ++found;
+    });
+    list.count[i] = found <= kSphListSlots ? found : kSphListOverflow;
+    b.sorted_vel[i].w = c.mass * sum + sph_wall_density(pos, p, d, c);
 }
 
-// Pressure, viscosity, walls and gravity, then the drift into the state arrays (fused: the
-// pass reads only the sorted copies, so writing A cannot race with a neighbour's read).
+// Pressure, viscosity, walls and gravity over the listed neighbours, then the drift into the
+// state arrays (fused: the pass reads only the sorted copies, so writing A cannot race with a
+// neighbour's read).
 __global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
-                                 SphConstants c, int group) {
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    const uint32_t i = t / group;
-    const int lane = static_cast<int>(t % group);
-    const bool active = i < b.count;
-    Vec3 pos{};
-    Float4 vel{};
+                                 SphConstants c, SphList list) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Float4 vel = load(b.sorted_vel + i);
+    const uint32_t found = list.count[i];
     SphPairSums sums{};
-    if (active) {
-        pos = xyz(load(b.sorted_pos + i));
-        vel = load(b.sorted_vel + i);
-        sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c, lane, group);
+    if (found == kSphListOverflow) {
+        sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c);
+    } else {
+        const float own = sph_pressure(vel.w, c) / (vel.w * vel.w);
+        for (uint32_t k = 0; k < found; ++k) {
+            const uint32_t j = list.index[k * b.count + i];
+            const Vec3 r = pos - xyz(load(b.sorted_pos + j));
+            sph_add_pair(sums, r, length_squared(r), xyz(vel), vel.w, own,
+                         load(b.sorted_vel + j), c);
+        }
     }
-    sums.accel = group_sum(sums.accel, group);
-    if (c.xsph > 0.f) sums.xsph = group_sum(sums.xsph, group);
-    if (!active || lane != 0) return;
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
 }
 

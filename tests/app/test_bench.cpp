@@ -55,6 +55,24 @@ TEST(Bench, SceneFileReplacesThePresetAndGivesTheCount) {
     EXPECT_THROW(run_bench(c, fewer, nullptr), Error);
 }
 
+TEST(Bench, SphSceneReportsTheLiquid) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.steps = 3;
+    c.warmup = 0;
+    c.scene = std::string(PLAB_SCENES_DIR) + "/hydrostatic_tank.json";
+    c.particles = 3000;
+    c.particles_given = true;
+    c.model = "sph";
+    std::ostringstream out;
+    run_bench(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want : {"model        sph", "scene hydrostatic_tank", "particles    3000",
+                             "liquid        density", "CFL number", "in reach per particle"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    EXPECT_EQ(s.find("DIVERGED"), std::string::npos) << s;
+}
+
 TEST(Bench, BadConfigurationIsAClearError) {
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
@@ -69,6 +87,8 @@ TEST(Bench, BadConfigurationIsAClearError) {
     };
     BenchConfig b = c;
     b.model = "sph";
+    EXPECT_NE(fails(b).find("does not match"), std::string::npos);
+    b.model = "lava";
     EXPECT_NE(fails(b).find("unknown model"), std::string::npos);
     b = c;
     b.preset = "sand";
