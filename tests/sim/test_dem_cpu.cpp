@@ -235,6 +235,27 @@ TEST(DemCpu, UnsortedMemoryGivesTheSamePhysicsAsSorted) {
     }
 }
 
+TEST(DemCpu, UnsortedMemoryFallsBackToSortedForSphAndSaysSo) {
+    // The SPH passes read the cell-ordered copy: unsorted is refused, with the reason.
+    const Params p = preset_params(Preset::Water);
+    const std::size_t n = 2000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Water, n, p), p, n);
+    CpuSimulator sorted, asked;
+    SimulatorOptions o;
+    o.sorted_memory = false;
+    asked.set_options(o);
+    sorted.reset(init, p);
+    asked.reset(init, p);
+    for (int i = 0; i < 3; ++i) {
+        sorted.step(p);
+        asked.step(p);
+    }
+    EXPECT_EQ(max_position_difference(sorted, asked), 0.0);
+    EXPECT_NE(asked.option_notes().find("DEM model only"), std::string::npos)
+        << asked.option_notes();
+    EXPECT_EQ(sorted.option_notes(), "");
+}
+
 TEST(DemCpu, PersistentKernelIsIgnoredOnTheCpu) {
     // A CUDA-only switch: the CPU backend steps exactly as without it.
     const Params p = preset_params(Preset::Classic);
