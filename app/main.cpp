@@ -12,6 +12,7 @@
 #include "app/app_config.h"
 #include "app/bench.h"
 #include "app/sweep.h"
+#include "app/validate.h"
 #if PLAB_HAS_WINDOW
 #include "app/app.h"
 #endif
@@ -133,6 +134,22 @@ int main(int argc, char** argv) {
                           "sorted_memory, render, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
 
+    // SPH validation cases (docs/validation.md).
+    plab::app::ValidateConfig validate;
+    std::string validate_backend = "auto", validate_out = "validation";
+    CLI::App* validate_cmd = cli.add_subcommand(
+        "validate", "Run an SPH validation case and write its data for plotting");
+    validate_cmd->add_option("case", validate.which, "dam-break or hydrostatic")->required();
+    validate_cmd->add_option("--backend", validate_backend, "auto, cpu or cuda")
+        ->capture_default_str();
+    validate_cmd->add_option("--resolution", validate.resolution,
+                             "Particles across the column width (dam break) or the tank")
+        ->capture_default_str();
+    validate_cmd->add_option("--depth", validate.depth, "Dam break: particle layers across the tank")
+        ->capture_default_str();
+    validate_cmd->add_option("--out", validate_out, "Folder for the case's CSV")
+        ->capture_default_str();
+
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -143,6 +160,13 @@ int main(int argc, char** argv) {
         if (show_params) {
             list_params();
             return 0;
+        }
+        if (*validate_cmd) {
+            validate.backend = plab::sim::parse_backend(validate_backend);
+            validate.out = validate_out;
+            const bool pass = plab::app::run_validation(
+                validate, std::cout, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
+            return pass ? 0 : 2;
         }
         if (*bench_cmd) {
             bench.backend = plab::sim::parse_backend(backend);

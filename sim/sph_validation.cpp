@@ -106,4 +106,65 @@ DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, 
     return prof;
 }
 
+namespace {
+
+// Steps until `seconds` more of simulated time have passed (whole steps of p.dt).
+void advance(Simulator& sim, Params p, double seconds) {
+    const auto steps = static_cast<long>(std::ceil(seconds / p.dt - 1e-9));
+    p.substeps = 1;
+    for (long s = 0; s < steps; ++s) sim.step(p);
+}
+
+}  // namespace
+
+std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until,
+                                       double every) {
+    PLAB_REQUIRE(every > 0 && until > 0, "dam break: sample spacing and end must be positive");
+    sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
+    const double g = std::sqrt(double(c.params.gravity_x) * c.params.gravity_x +
+                               double(c.params.gravity_y) * c.params.gravity_y +
+                               double(c.params.gravity_z) * c.params.gravity_z);
+    const double to_t = std::sqrt(2.0 * g / c.a);
+    std::vector<FrontSample> out;
+    const double dt_dimless = c.params.dt * to_t;
+    long steps = 0;
+    Params p = c.params;
+    p.substeps = 1;
+    for (double next = 0; next <= until + 1e-9; next += every) {
+        while (steps * dt_dimless < next - 1e-12) {
+            sim.step(p);
+            ++steps;
+        }
+        out.push_back({steps * dt_dimless, surge_front(sim.download(), p, c.scene.domain) / c.a});
+    }
+    return out;
+}
+
+DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
+                             double gap) {
+    PLAB_REQUIRE(snapshots >= 1, "hydrostatic: at least one snapshot");
+    sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
+    advance(sim, c.params, settle);
+    const double margin = 2.5 * 2.0 * c.params.radius;
+    DepthProfile mean;
+    for (int k = 0; k < snapshots; ++k) {
+        advance(sim, c.params, gap);
+        const DepthProfile prof = depth_profile(sim.download(), c.params, c.scene.domain, margin);
+        if (k == 0) {
+            mean = prof;
+            continue;
+        }
+        for (std::size_t b = 0; b < prof.y.size(); ++b) {
+            mean.pressure[b] += prof.pressure[b];
+            mean.density[b] += prof.density[b];
+            mean.count[b] += prof.count[b];
+        }
+    }
+    for (std::size_t b = 0; b < mean.y.size(); ++b) {
+        mean.pressure[b] /= snapshots;
+        mean.density[b] /= snapshots;
+    }
+    return mean;
+}
+
 }  // namespace plab::sim

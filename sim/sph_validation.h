@@ -51,4 +51,18 @@ struct DepthProfile {
 };
 DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, double margin);
 
+// The dam break run: the surge front sampled every `every` of dimensionless time up to
+// `until` (T = t √(2g/a); Z = front / a). The simulator is reset to the case.
+struct FrontSample {
+    double t, z;
+};
+std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until,
+                                       double every);
+
+// The hydrostatic run: settle for `settle` seconds, then average the depth profile of
+// `snapshots` snapshots `gap` seconds apart (single snapshots carry the acoustic noise of a
+// weakly compressible liquid). The simulator is reset to the case.
+DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
+                             double gap);
+
 }  // namespace plab::sim

@@ -1,0 +1,129 @@
+#include "app/validate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+#include "sim/error.h"
+#include "sim/sph_validation.h"
+
+namespace plab::app {
+namespace {
+
+std::ofstream open_csv(const std::filesystem::path& dir, const std::string& name) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw Error(dir.string() + ": cannot create the folder: " + ec.message());
+    const auto path = dir / name;
+    std::ofstream f(path);
+    if (!f) throw Error(path.string() + ": cannot write");
+    return f;
+}
+
+void close_csv(std::ofstream& f, const std::filesystem::path& path) {
+    f.close();
+    if (!f) throw Error(path.string() + ": write failed");
+}
+
+std::string fmt(const char* format, double a, double b = 0, double c = 0, double d = 0) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, format, a, b, c, d);
+    return buf;
+}
+
+bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    PLAB_REQUIRE(c.resolution >= 4 && c.resolution <= 400, "--resolution must be in [4, 400]");
+    PLAB_REQUIRE(c.depth >= 1 && c.depth <= 400, "--depth must be in [1, 400]");
+    const sim::SphCase sc = sim::dam_break_case(c.resolution, c.depth);
+    out << "dam break (Martin & Moyce 1952, n² = 2): column a = " << sc.a << " m, "
+        << sc.particles << " particles (" << c.resolution << " across a, " << c.depth
+        << " layers deep), sound speed " << sc.params.sound_speed << " m/s, dt "
+        << sc.params.dt << " s\n";
+    const auto front = sim::run_dam_break(sim, sc, 3.5, 0.02);
+    const auto path = c.out / "dam_break.csv";
+    std::ofstream f = open_csv(c.out, "dam_break.csv");
+    f << "# case=dam_break a_m=" << sc.a << " particles=" << sc.particles
+      << " resolution=" << c.resolution << " depth=" << c.depth << " backend="
+      << sim::backend_name(sim.backend()) << "\nT,Z\n";
+    for (const auto& s : front) f << s.t << "," << s.z << "\n";
+    close_csv(f, path);
+    double worst = 0;
+    for (const auto& s : front)
+        if (s.t >= 0.41 && s.t <= 3.0)
+            worst = std::max(worst, std::abs(s.z / sim::martin_moyce_front(s.t) - 1));
+    out << "      T   Martin & Moyce Z   simulated Z   error\n";
+    for (const auto& ref : sim::martin_moyce_points()) {
+        const auto near = std::min_element(front.begin(), front.end(), [&](auto a, auto b) {
+            return std::abs(a.t - ref.t) < std::abs(b.t - ref.t);
+        });
+        out << fmt("  %5.2f   %16.2f   %11.3f   %+5.1f%%\n", ref.t, ref.z, near->z,
+                   100 * (near->z / ref.z - 1));
+    }
+    const bool pass = worst <= 0.10;
+    out << fmt("worst front error for T in [0.41, 3]: %.1f%% (threshold 10%%): ", 100 * worst)
+        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
+    return pass;
+}
+
+bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    PLAB_REQUIRE(c.resolution >= 10 && c.resolution <= 400, "--resolution must be in [10, 400]");
+    const sim::SphCase sc = sim::hydrostatic_case(c.resolution, 2 * c.resolution);
+    out << "hydrostatic tank: depth H = " << sc.a << " m, " << sc.particles
+        << " particles, sound speed " << sc.params.sound_speed << " m/s, dt " << sc.params.dt
+        << " s\n";
+    // Settle for about ten sloshing periods of the tank, then average 20 snapshots.
+    const double settle = std::max(0.4, 4.0 * std::sqrt(sc.a / 9.81) * 2.0);
+    const sim::DepthProfile prof = sim::run_hydrostatic(sim, sc, settle, 20, 0.01);
+    const double spacing = 2.0 * sc.params.radius, g = 9.81, rho0 = sc.params.rest_density;
+    const auto path = c.out / "hydrostatic.csv";
+    std::ofstream f = open_csv(c.out, "hydrostatic.csv");
+    f << "# case=hydrostatic H_m=" << sc.a << " particles=" << sc.particles
+      << " backend=" << sim::backend_name(sim.backend()) << " settle_s=" << settle
+      << "\ny_m,pressure_pa,expected_pa,density,checked\n";
+    double worst = 0, worst_density = 0;
+    for (std::size_t k = 0; k < prof.y.size(); ++k) {
+        if (prof.count[k] == 0) continue;
+        const double expected = rho0 * g * (sc.a - prof.y[k]);
+        // Away from the floor and from the free surface (two kernel reaches).
+        const bool checked = prof.y[k] >= 3.0 * spacing && prof.y[k] <= sc.a - 5.0 * spacing;
+        f << prof.y[k] << "," << prof.pressure[k] << "," << expected << "," << prof.density[k]
+          << "," << (checked ? 1 : 0) << "\n";
+        if (!checked) continue;
+        worst = std::max(worst, std::abs(prof.pressure[k] / expected - 1));
+        worst_density = std::max(worst_density, std::abs(prof.density[k] / rho0 - 1));
+    }
+    close_csv(f, path);
+    const bool pass = worst <= 0.05 && worst_density <= 0.01;
+    out << fmt("worst pressure error %.1f%% (threshold 5%%), worst density error %.2f%% "
+               "(threshold 1%%): ",
+               100 * worst, 100 * worst_density)
+        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
+    return pass;
+}
+
+}  // namespace
+
+bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* progress) {
+    std::string why;
+    auto sim = sim::make_simulator(c.backend, &why);
+    out << "backend " << sim::backend_name(sim->backend()) << ": " << sim->device_name() << "\n";
+    if (!why.empty()) out << "note: CUDA not used: " << why << "\n";
+    if (progress) *progress << "running " << c.which << " ...\n" << std::flush;
+    const auto start = std::chrono::steady_clock::now();
+    bool pass = false;
+    if (c.which == "dam-break")
+        pass = dam_break(c, *sim, out);
+    else if (c.which == "hydrostatic")
+        pass = hydrostatic(c, *sim, out);
+    else
+        throw Error("unknown validation case '" + c.which + "'; available: dam-break, hydrostatic");
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << fmt("wall time %.1f s\n", s);
+    return pass;
+}
+
+}  // namespace plab::app

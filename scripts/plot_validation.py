@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""Plots of `particle-lab validate` results.
+
+Usage: plot_validation.py [--out DIR] RESULT_DIR [RESULT_DIR ...]
+
+Each RESULT_DIR holds dam_break.csv and/or hydrostatic.csv as written by
+`particle-lab validate dam-break|hydrostatic --out RESULT_DIR`. Writes
+  dam_break.png    surge front Z = x/a against T = t sqrt(2g/a), one line per result, with
+                   Martin & Moyce's (1952) measurements for the n^2 = 2 column;
+  hydrostatic.png  pressure against height, one line per result, with rho0 g (H - y) and
+                   the depths the check uses marked.
+The PNGs go into --out (default: the first RESULT_DIR). Needs matplotlib (Debian:
+python3-matplotlib).
+"""
+import argparse
+import csv
+import os
+import sys
+
+# Martin & Moyce (1952), n^2 = 2: (T, Z).
+MARTIN_MOYCE = [(0.41, 1.11), (0.84, 1.22), (1.19, 1.44), (1.63, 1.89),
+                (2.20, 2.56), (2.51, 3.00), (2.83, 3.44), (3.33, 4.11)]
+
+
+class CsvError(Exception):
+    pass
+
+
+def read(path):
+    """Returns (header key=value dict, rows as dicts of floats)."""
+    meta, lines = {}, []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith("#"):
+                for item in line[1:].split():
+                    if "=" in item:
+                        k, v = item.split("=", 1)
+                        meta[k] = v
+            elif line.strip():
+                lines.append(line)
+    if not lines:
+        raise CsvError(f"{path}: no data")
+    rows = []
+    for row in csv.DictReader(lines):
+        try:
+            rows.append({k: float(v) for k, v in row.items()})
+        except (TypeError, ValueError):
+            raise CsvError(f"{path}: a value is not a number: {row}")
+    return meta, rows
+
+
+def label(meta):
+    return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')})"
+
+
+def plot_dam_break(results, out, plt):
+    fig, ax = plt.subplots(figsize=(7, 5))
+    for meta, rows in results:
+        ax.plot([r["T"] for r in rows], [r["Z"] for r in rows], label=label(meta))
+    ax.plot([p[0] for p in MARTIN_MOYCE], [p[1] for p in MARTIN_MOYCE], "ko",
+            label="Martin & Moyce (1952)")
+    ax.fill_between([p[0] for p in MARTIN_MOYCE], [0.9 * p[1] for p in MARTIN_MOYCE],
+                    [1.1 * p[1] for p in MARTIN_MOYCE], color="0.85", label="±10%")
+    ax.set_xlabel("T = t √(2g/a)")
+    ax.set_ylabel("Z = front / a")
+    ax.set_title("Dam break, n² = 2: surge front")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    path = os.path.join(out, "dam_break.png")
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    return path
+
+
+def plot_hydrostatic(results, out, plt):
+    fig, ax = plt.subplots(figsize=(6, 6))
+    for meta, rows in results:
+        h = float(meta.get("H_m", "nan"))
+        ax.plot([r["pressure_pa"] for r in rows], [r["y_m"] / h for r in rows], ".-",
+                label=label(meta))
+        ax.plot([r["expected_pa"] for r in rows], [r["y_m"] / h for r in rows], "k--",
+                linewidth=1)
+        checked = [r for r in rows if r["checked"] > 0]
+        if checked:
+            ax.axhspan(min(r["y_m"] for r in checked) / h, max(r["y_m"] for r in checked) / h,
+                       color="0.92")
+    ax.plot([], [], "k--", label="ρ₀ g (H − y)")
+    ax.set_xlabel("pressure (Pa)")
+    ax.set_ylabel("y / H")
+    ax.set_title("Hydrostatic tank (shaded: the depths checked)")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    path = os.path.join(out, "hydrostatic.png")
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    return path
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+")
+    parser.add_argument("--out")
+    args = parser.parse_args(argv)
+    out = args.out or args.results[0]
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot_validation.py: matplotlib is missing (Debian: python3-matplotlib)",
+              file=sys.stderr)
+        return 3
+    dam, hydro = [], []
+    try:
+        for d in args.results:
+            if not os.path.isdir(d):
+                raise CsvError(f"{d}: not a folder")
+            found = False
+            for name, into in (("dam_break.csv", dam), ("hydrostatic.csv", hydro)):
+                path = os.path.join(d, name)
+                if os.path.exists(path):
+                    into.append(read(path))
+                    found = True
+            if not found:
+                raise CsvError(f"{d}: holds neither dam_break.csv nor hydrostatic.csv")
+    except (OSError, CsvError) as e:
+        print(f"plot_validation.py: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(out, exist_ok=True)
+    if dam:
+        print(plot_dam_break(dam, out, plt))
+    if hydro:
+        print(plot_hydrostatic(hydro, out, plt))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
