@@ -138,6 +138,35 @@ PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const Gri
     }
 }
 
+// Calls visit(j) for every sorted particle in the (2R + 1)³ cells around `pos`, rows of
+// 2R + 1 cells along x being contiguous ranges of sorted particles.
+template <int R, typename Visit>
+PLAB_HD inline void for_each_candidate_within(Vec3 pos, const StepBuffers& b, const GridSpec& g,
+                                              Visit&& visit) {
+    const CellCoord c = cell_of(pos, g);
+    const int x0 = c.x > R ? c.x - R : 0;
+    const int x1 = c.x < g.dim_x - 1 - R ? c.x + R : g.dim_x - 1;
+    for (int z = c.z - R; z <= c.z + R; ++z) {
+        if (z < 0 || z >= g.dim_z) continue;
+        for (int y = c.y - R; y <= c.y + R; ++y) {
+            if (y < 0 || y >= g.dim_y) continue;
+            const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
+            const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
+            for (uint32_t j = begin; j < end; ++j) visit(j);
+        }
+    }
+}
+
+// Every candidate within the grid's reach (GridSpec::reach, 1 or 2 cells).
+template <typename Visit>
+PLAB_HD inline void for_each_candidate_in_reach(Vec3 pos, const StepBuffers& b,
+                                                const GridSpec& g, Visit&& visit) {
+    if (g.reach == 2)
+        for_each_candidate_within<2>(pos, b, g, visit);
+    else
+        for_each_candidate_within<1>(pos, b, g, visit);
+}
+
 // Sum of pair contact forces (N) on the particle at cell-order position i from the given
 // neighbour rows. Most candidates are out of reach, so a neighbour's velocity and id are
 // loaded only on contact.

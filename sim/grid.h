@@ -19,6 +19,10 @@ struct GridSpec {
     float cell_size = 1.f;  // m, one particle diameter
     float inv_cell_size = 1.f;
     int dim_x = 1, dim_y = 1, dim_z = 1;
+    // Cells searched on each side of a particle's cell: the interaction range in cells. DEM
+    // uses cells one range wide (1); SPH cells half a range wide (2), so the 5³ cells around
+    // a particle cover 2.5 ranges across instead of 3, which is 42% fewer candidates.
+    int reach = 1;
 
     PLAB_HD uint32_t num_cells() const {
         return static_cast<uint32_t>(dim_x) * static_cast<uint32_t>(dim_y) *

@@ -30,7 +30,7 @@ NeighbourStats neighbour_stats(const Snapshot& state, const GridSnapshot& grid,
     for (std::int64_t k = 0; k < count; ++k) {
         const Vec3 p = xyz(sorted[k]);
         uint32_t seen = 0, touching = 0;
-        for_each_candidate(p, b, spec, [&](uint32_t j) {
+        for_each_candidate_in_reach(p, b, spec, [&](uint32_t j) {
             if (j == static_cast<uint32_t>(k)) return;
             ++seen;
             touching += length_squared(xyz(sorted[j]) - p) < reach2;

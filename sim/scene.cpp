@@ -138,7 +138,10 @@ InitialState build_initial_state(const Scene& scene, const Params& params, std::
 
     InitialState s;
     s.domain = scene.domain;
-    s.grid = make_grid(scene.domain, interaction_range(params));
+    // SPH: cells half the kernel's reach, searched two deep (GridSpec::reach).
+    const bool sph = params.model == Model::Sph;
+    s.grid = make_grid(scene.domain, interaction_range(params) * (sph ? 0.5f : 1.f));
+    s.grid.reach = sph ? 2 : 1;
     s.pos.reserve(count);
     s.vel.reserve(count);
     Rng rng{scene.seed};

@@ -22,13 +22,11 @@ namespace plab::sim {
 // Kernel sum of sorted particle i over the given neighbour rows (itself included), in
 // kg/m³. Walls are added once per particle by sph_wall_density.
 PLAB_HD inline float sph_density_sum(Vec3 pos, const StepBuffers& b, const GridSpec& g,
-                                     const SphConstants& c, int first_row = 0,
-                                     int row_step = 1) {
+                                     const SphConstants& c) {
     float sum = 0.f;
-    for_each_candidate(
-        pos, b, g,
-        [&](uint32_t j) { sum += sph_w(length_squared(xyz(load(b.sorted_pos + j)) - pos), c); },
-        first_row, row_step);
+    for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
+        sum += sph_w(length_squared(xyz(load(b.sorted_pos + j)) - pos), c);
+    });
     return c.mass * sum;
 }
 
@@ -62,35 +60,39 @@ struct SphPairSums {
 // One neighbour's share: the symmetric pressure term pᵢ/ρᵢ² + pⱼ/ρⱼ² (so pair forces are
 // equal and opposite) plus Monaghan's artificial viscosity
 // Πᵢⱼ = −α c h (vᵢⱼ·rᵢⱼ) / (ρ̄ᵢⱼ (rᵢⱼ² + 0.01 h²)) on approaching pairs. `r` = xᵢ − xⱼ with
-// r2 = |r|² < reach2; `own` = pᵢ/ρᵢ²; `other` = the neighbour's velocity and density.
+// r2 = |r|² < reach2; `own` and `other_term` = pᵢ/ρᵢ² and pⱼ/ρⱼ² (sph_pressure_term);
+// `other` = the neighbour's velocity and density.
 PLAB_HD inline void sph_add_pair(SphPairSums& s, Vec3 r, float r2, Vec3 vel, float density,
-                                 float own, Float4 other, const SphConstants& c) {
+                                 float own, Float4 other, float other_term,
+                                 const SphConstants& c) {
     const float rho_j = other.w;
     const Vec3 v = vel - xyz(other);
-    float term = own + sph_pressure(rho_j, c) / (rho_j * rho_j);
+    float term = own + other_term;
     const float vr = dot(v, r);
-    const float inv_mean_rho = 2.f / (density + rho_j);
-    if (vr < 0.f) term -= c.visc * vr * inv_mean_rho / (r2 + c.visc_eps);
+    const float inv_mean_rho = fast_divide(2.f, density + rho_j);
+    if (vr < 0.f) term -= fast_divide(c.visc * vr * inv_mean_rho, r2 + c.visc_eps);
     s.accel += r * (c.mass * term * sph_grad_factor(r2, c));
     if (c.xsph > 0.f) s.xsph += (-v) * (c.mass * inv_mean_rho * sph_w(r2, c));
 }
 
+// p/ρ², the pressure's share of a pair's momentum term.
+PLAB_HD inline float sph_pressure_term(float density, const SphConstants& c) {
+    return fast_divide(sph_pressure(density, c), density * density);
+}
+
 PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float density,
                                          const StepBuffers& b, const GridSpec& g,
-                                         const SphConstants& c, int first_row = 0,
-                                         int row_step = 1) {
-    const float own = sph_pressure(density, c) / (density * density);
+                                         const SphConstants& c) {
+    const float own = sph_pressure_term(density, c);
     SphPairSums s{};
-    for_each_candidate(
-        pos, b, g,
-        [&](uint32_t j) {
-            if (j == i) return;
-            const Vec3 r = pos - xyz(load(b.sorted_pos + j));
-            const float r2 = length_squared(r);
-            if (r2 >= c.reach2) return;
-            sph_add_pair(s, r, r2, vel, density, own, load(b.sorted_vel + j), c);
-        },
-        first_row, row_step);
+    for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
+        if (j == i) return;
+        const Vec3 r = pos - xyz(load(b.sorted_pos + j));
+        const float r2 = length_squared(r);
+        if (r2 >= c.reach2) return;
+        const Float4 other = load(b.sorted_vel + j);
+        sph_add_pair(s, r, r2, vel, density, own, other, sph_pressure_term(other.w, c), c);
+    });
     return s;
 }
 

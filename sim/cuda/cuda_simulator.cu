@@ -82,7 +82,7 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (count == 0) return;
     if (p.model == Model::Sph) {  // density, then forces with the drift fused in
         const SphConstants c = sph_constants(p);
-        const SphList list{sph_index.data(), sph_count.data()};
+        const SphList list{sph_index.data(), sph_count.data(), sph_pressure_term.data()};
         const int block = sph_block_size();
         const uint32_t blocks = blocks_for(count, block);
         sph_density_kernel<<<blocks, block, 0, stream.get()>>>(views(), grid, p, domain, c, list);
@@ -365,7 +365,8 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool 
                                (m.options.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
                                                             : 0) +
                                (sph_lists ? m.sph_index.growth_bytes(n * kSphListSlots) +
-                                                m.sph_count.growth_bytes(n)
+                                                m.sph_count.growth_bytes(n) +
+                                                m.sph_pressure_term.growth_bytes(n)
                                           : 0);
     require_free_device_memory(growth, std::to_string(n) + " particles in " +
                                            std::to_string(grid_cells) + " cells",
@@ -383,6 +384,7 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool 
     if (sph_lists) {
         m.sph_index.resize(n * kSphListSlots);
         m.sph_count.resize(n);
+        m.sph_pressure_term.resize(n);
     }
 }
 

@@ -33,7 +33,7 @@ public:
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
     // free memory first: a request that does not fit throws plab::Error (with the largest
     // particle count that would fit) and leaves the running simulation untouched.
-    // `sph_lists`: also the SPH neighbour lists (4 × 65 bytes a particle).
+    // `sph_lists`: also the SPH neighbour lists and pressure terms (4 × 66 bytes a particle).
     void reserve(std::size_t particles, std::size_t cells, bool sph_lists = false);
 
     // Threads the force kernel gives each particle now (the automatic choice resolved).

@@ -47,6 +47,7 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
     DeviceBuffer<DeviceStats> stats;
     DeviceBuffer<uint32_t> sph_index, sph_count;  // SPH neighbour lists (sph_kernels.cuh)
+    DeviceBuffer<float> sph_pressure_term;         // SPH p/ρ² per sorted particle
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
     PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();

@@ -1,8 +1,8 @@
 #pragma once
 // The SPH passes around the shared bodies of sph_step.h, one thread per particle.
 //
-// The density pass visits every candidate of the 27 cells (~340 at h = 1.2 spacings) and
-// finds the ~55 in reach; it writes their indices into a neighbour list, so the force pass
+// The density pass visits every candidate of the 125 half-range cells (~200 at h = 1.2
+// spacings) and finds the ~55 in reach; it writes their indices into a neighbour list, so the force pass
 // runs its long per-pair body only for those. Scanning the candidates again in the force
 // pass would run that body for nearly every candidate: a warp executes it whenever any of
 // its 32 lanes has a neighbour, and with 1 candidate in 6 in reach some lane nearly always
@@ -21,6 +21,8 @@ inline constexpr uint32_t kSphListOverflow = 0xffffffffu;
 struct SphList {
     uint32_t* index = nullptr;  // kSphListSlots × count, slot-major
     uint32_t* count = nullptr;  // per sorted particle; kSphListOverflow when it did not fit
+    float* pressure_term = nullptr;  // per sorted particle: p/ρ², so the force pass reads
+                                     // each neighbour's instead of computing it 55 times
 };
 
 __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
@@ -30,7 +32,7 @@ __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     float sum = 0.f;
     uint32_t found = 0;
-    for_each_candidate(pos, b, g, [&](uint32_t j) {
+    for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
         const float r2 = length_squared(xyz(load(b.sorted_pos + j)) - pos);
         if (r2 >= c.reach2) return;
         sum += sph_w(r2, c);
@@ -39,7 +41,9 @@ __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d
         ++found;
     });
     list.count[i] = found <= kSphListSlots ? found : kSphListOverflow;
-    b.sorted_vel[i].w = c.mass * sum + sph_wall_density(pos, p, d, c);
+    const float density = c.mass * sum + sph_wall_density(pos, p, d, c);
+    b.sorted_vel[i].w = density;
+    list.pressure_term[i] = sph_pressure_term(density, c);
 }
 
 // Pressure, viscosity, walls and gravity over the listed neighbours, then the drift into the
@@ -56,12 +60,12 @@ __global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
     if (found == kSphListOverflow) {
         sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c);
     } else {
-        const float own = sph_pressure(vel.w, c) / (vel.w * vel.w);
+        const float own = list.pressure_term[i];
         for (uint32_t k = 0; k < found; ++k) {
             const uint32_t j = list.index[k * b.count + i];
             const Vec3 r = pos - xyz(load(b.sorted_pos + j));
             sph_add_pair(sums, r, length_squared(r), xyz(vel), vel.w, own,
-                         load(b.sorted_vel + j), c);
+                         load(b.sorted_vel + j), __ldg(list.pressure_term + j), c);
         }
     }
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
