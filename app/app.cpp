@@ -13,6 +13,7 @@
 #include "app/gpu_memory.h"
 #include "app/local_time.h"
 #include "app/scene_list.h"
+#include "app/session_export.h"
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 #include "render/screenshot.h"
@@ -196,6 +197,10 @@ void App::sync() {
             diverged_ = false;
         }
     }
+    if (r.export_frame)
+        attempt("Export", [&] {
+            ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());
+        });
     sync_recording();
     if (r.step_once) step_once_ = true;
     if (r.frame_scene) frame_scene();

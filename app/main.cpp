@@ -11,6 +11,7 @@
 
 #include "app/app_config.h"
 #include "app/bench.h"
+#include "app/export_run.h"
 #include "app/sweep.h"
 #include "app/validate.h"
 #if PLAB_HAS_WINDOW
@@ -133,6 +134,16 @@ int main(int argc, char** argv) {
                           "fuse_integrate, contact_list, scatter_forces, persistent_kernel, "
                           "sorted_memory, render, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
+    plab::app::ExportConfig export_config;
+    bench_cmd->add_option("--export", export_config.folder,
+                          "Instead of timing: run --duration s of simulated time and write the "
+                          "particles (VTK, CSV, particles.vtk.series) into this folder");
+    bench_cmd->add_option("--export-every", export_config.every,
+                          "With --export: simulated seconds between frames (frame 0 at t = 0)")
+        ->capture_default_str();
+    bench_cmd->add_option("--duration", export_config.duration,
+                          "With --export: simulated seconds to run")
+        ->capture_default_str();
 
     // SPH validation cases (docs/validation.md).
     plab::app::ValidateConfig validate;
@@ -171,12 +182,22 @@ int main(int argc, char** argv) {
         if (*bench_cmd) {
             bench.backend = plab::sim::parse_backend(backend);
             bench.particles_given = bench_cmd->count("--particles") > 0;
+            if (!sweeps.empty() && bench_cmd->count("--export") > 0)
+                throw plab::Error("--export and --sweep do not go together");
             if (!sweeps.empty()) {
                 plab::app::run_sweep(bench, sweeps, sweep_out, std::cout, std::cerr,
                                      isatty(STDERR_FILENO) ? &std::cerr : nullptr);
                 return 0;
             }
             if (!sweep_out.empty()) throw plab::Error("--out goes with --sweep");
+            if (bench_cmd->count("--export") > 0) {
+                if (bench.render != "off")
+                    throw plab::Error("--export and --render do not go together");
+                plab::app::run_export(bench, export_config, std::cout, std::cerr);
+                return 0;
+            }
+            if (bench_cmd->count("--export-every") > 0 || bench_cmd->count("--duration") > 0)
+                throw plab::Error("--export-every and --duration go with --export DIR");
             // Progress lines only where a person watches; logs stay clean.
             plab::app::run_bench(bench, std::cout, isatty(STDERR_FILENO) ? &std::cerr : nullptr);
             return 0;

@@ -1,5 +1,6 @@
 #include "app/panel.h"
 
+#include "app/export_panel.h"
 #include "sim/sph_kernel.h"
 
 #include <imgui.h>
@@ -189,6 +190,7 @@ void simulation_section(UiState& ui, const SimSession& session) {
     if (ImGui::Button("Defaults"))
         ui.params = session.preset_defaults(session.preset(), session.particle_count());
     help_marker("Back to the preset's parameters (reset-only ones apply on Reset).");
+    export_controls(ui, session);
 
     ImGui::Separator();
     if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);

@@ -71,6 +71,7 @@ void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::siz
     preset_ = preset;
     params_ = params;
     domain_ = initial.domain;
+    sim_time_ = 0;
 }
 
 void SimSession::set_params(const sim::Params& edited) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/app_config.h"
+#include "app/sim_time.h"
 #include "sim/params.h"
 #include "sim/presets.h"
 #include "sim/scene.h"
@@ -55,7 +56,13 @@ class SimSession {
     void change_backend(sim::Backend backend, const sim::Params& edited);
     void set_options(const sim::SimulatorOptions& options);
 
-    void step() { simulator_->step(params_); }
+    // Advances params().substeps steps of dt, and the simulated time with them.
+    void step() {
+        simulator_->step(params_);
+        sim_time_ += params_.substeps * step_seconds(params_.dt);
+    }
+    // Simulated time since the scene last (re)started, s (the steps run × their dt).
+    double sim_time() const { return sim_time_; }
 
     // The preset's parameters for `count` particles, with the collider placed when the preset
     // leaves that to the app (granular) and the --set assignments applied.
@@ -74,6 +81,7 @@ class SimSession {
     sim::SimulatorOptions options_;
     std::vector<std::string> assignments_;
     std::optional<sim::SceneFile> scene_file_;
+    double sim_time_ = 0;  // s
 };
 
 // The default particle count for a backend.

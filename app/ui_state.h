@@ -26,6 +26,7 @@ struct Requests {
     std::optional<sim::Backend> backend;
     std::optional<std::string> scene;  // path of a scene file to start
     bool options_changed = false;
+    bool export_frame = false;  // write the current particles into export_folder
 };
 
 struct ViewSettings {
@@ -55,6 +56,7 @@ struct UiState {
     std::vector<std::string> scenes;  // scene files offered in the panel ([ and ] cycle them)
     int scene_index = -1;             // the one running, -1 when none is
     sim::SimStats stats;              // the last statistics read back (every few frames)
+    std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
 
     // Right edge of the panel (screen coordinates) while it is open against the window's left
     // edge, else 0: the scene is drawn in the part of the window right of it.

@@ -1,0 +1,450 @@
+// The particle export: the VTK legacy binary file read back value by value, the CSV, the
+// ParaView series list, frame numbering in a folder, the export plan's rules, `bench --export`
+// end to end on the CPU backend, and the errors for folders and files that cannot be written.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/bench.h"
+#include "app/export_run.h"
+#include "app/export_series.h"
+#include "app/output_file.h"
+#include "app/particle_export.h"
+#include "sim/error.h"
+#include "sim/presets.h"
+#include "sim/sph_kernel.h"
+
+namespace plab::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder under the system's temporary folder, removed at the end of the test.
+class TempDir {
+  public:
+    TempDir() {
+        std::string pattern = (fs::temp_directory_path() / "plab_export_XXXXXX").string();
+        if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = pattern;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
+};
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Three SPH particles with distinct values in every field (density around the rest density,
+// one below it so its pressure is clamped to 0).
+sim::Snapshot three_particles() {
+    sim::Snapshot s;
+    s.pos = {{0.1f, 0.2f, 0.3f, 0}, {-1.5f, 2.25f, 1e-3f, 0}, {0.f, 0.5f, 0.125f, 0}};
+    s.vel = {{1.f, 2.f, 2.f, 1003.f}, {0.f, -3.f, 4.f, 998.f}, {-0.5f, 0.f, 0.f, 1010.5f}};
+    return s;
+}
+
+// Reads a VTK legacy binary file section by section: text lines, then binary arrays whose
+// size the preceding line gives, in big-endian byte order.
+class VtkReader {
+  public:
+    explicit VtkReader(std::string bytes) : b_(std::move(bytes)) {}
+
+    std::string line() {
+        const std::size_t end = b_.find('\n', at_);
+        EXPECT_NE(end, std::string::npos) << "no line at byte " << at_;
+        std::string l = b_.substr(at_, end - at_);
+        at_ = end + 1;
+        return l;
+    }
+    std::uint32_t be32() {
+        EXPECT_LE(at_ + 4, b_.size());
+        std::uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(b_[at_++]);
+        return v;
+    }
+    float be_float() { return std::bit_cast<float>(be32()); }
+    double be_double() {
+        const std::uint64_t hi = be32();
+        return std::bit_cast<double>((hi << 32) | be32());
+    }
+    std::vector<float> floats(std::size_t n) {
+        std::vector<float> v(n);
+        for (float& x : v) x = be_float();
+        EXPECT_EQ(line(), "") << "binary block not closed by a newline";
+        return v;
+    }
+    bool done() const { return at_ == b_.size(); }
+
+  private:
+    std::string b_;
+    std::size_t at_ = 0;
+};
+
+TEST(ParticleExport, VtkReadsBackValueByValue) {
+    const sim::Params water = sim::preset_params(sim::Preset::Water);
+    const sim::Snapshot snap = three_particles();
+    const ExportFrame frame = make_export_frame(snap, water, 0.125);
+    ASSERT_EQ(frame.count(), 3u);
+
+    TempDir dir;
+    const fs::path path = dir.path() / "f.vtk";
+    write_vtk(path, frame);
+    const std::string bytes = read_file(path);
+    EXPECT_EQ(bytes, vtk_bytes(frame));
+
+    VtkReader r(bytes);
+    EXPECT_EQ(r.line(), "# vtk DataFile Version 3.0");
+    EXPECT_EQ(r.line(), "particle-lab t=0.125 model=sph");
+    EXPECT_EQ(r.line(), "BINARY");
+    EXPECT_EQ(r.line(), "DATASET POLYDATA");
+    EXPECT_EQ(r.line(), "FIELD FieldData 1");
+    EXPECT_EQ(r.line(), "TimeValue 1 1 double");
+    EXPECT_EQ(r.be_double(), 0.125);
+    EXPECT_EQ(r.line(), "");
+
+    EXPECT_EQ(r.line(), "POINTS 3 float");
+    const std::vector<float> pts = r.floats(9);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(pts[3 * i + 0], snap.pos[i].x);
+        EXPECT_EQ(pts[3 * i + 1], snap.pos[i].y);
+        EXPECT_EQ(pts[3 * i + 2], snap.pos[i].z);
+    }
+    EXPECT_EQ(r.line(), "VERTICES 3 6");
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(r.be32(), 1u) << "each cell is one point";
+        EXPECT_EQ(r.be32(), i);
+    }
+    EXPECT_EQ(r.line(), "");
+
+    EXPECT_EQ(r.line(), "POINT_DATA 3");
+    EXPECT_EQ(r.line(), "VECTORS velocity float");
+    const std::vector<float> vel = r.floats(9);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(vel[3 * i + 0], snap.vel[i].x);
+        EXPECT_EQ(vel[3 * i + 1], snap.vel[i].y);
+        EXPECT_EQ(vel[3 * i + 2], snap.vel[i].z);
+    }
+    EXPECT_EQ(r.line(), "SCALARS speed float 1");
+    EXPECT_EQ(r.line(), "LOOKUP_TABLE default");
+    const std::vector<float> speed = r.floats(3);
+    EXPECT_FLOAT_EQ(speed[0], 3.f);  // |(1, 2, 2)|
+    EXPECT_FLOAT_EQ(speed[1], 5.f);  // |(0, -3, 4)|
+    EXPECT_FLOAT_EQ(speed[2], 0.5f);
+    EXPECT_EQ(r.line(), "FIELD FieldData 2");
+    EXPECT_EQ(r.line(), "density 1 3 float");
+    const std::vector<float> density = r.floats(3);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(density[i], snap.vel[i].w);
+    EXPECT_EQ(r.line(), "pressure 1 3 float");
+    const std::vector<float> pressure = r.floats(3);
+    const sim::SphConstants c = sim::sph_constants(water);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(pressure[i], sim::sph_pressure(snap.vel[i].w, c));
+    EXPECT_GT(pressure[0], 0.f) << "compressed above the rest density";
+    EXPECT_EQ(pressure[1], 0.f) << "below the rest density the pressure is clamped to 0";
+    EXPECT_TRUE(r.done()) << "bytes after the last array";
+}
+
+TEST(ParticleExport, DemVtkHasSpeedButNoLiquidArrays) {
+    const sim::Params granular = sim::preset_params(sim::Preset::Granular);
+    sim::Snapshot snap = three_particles();
+    for (auto& v : snap.vel) v.w = 0;
+    const std::string bytes = vtk_bytes(make_export_frame(snap, granular, 2.5));
+    EXPECT_NE(bytes.find("particle-lab t=2.5 model=dem\n"), std::string::npos);
+    EXPECT_NE(bytes.find("SCALARS speed float 1"), std::string::npos);
+    EXPECT_EQ(bytes.find("density"), std::string::npos);
+    EXPECT_EQ(bytes.find("pressure"), std::string::npos);
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+        cells.push_back(line.substr(start, comma - start));
+    cells.push_back(line.substr(start));
+    return cells;
+}
+
+TEST(ParticleExport, CsvHasTheHeaderAndEveryValueExactly) {
+    const sim::Params water = sim::preset_params(sim::Preset::Water);
+    const sim::Snapshot snap = three_particles();
+    const ExportFrame frame = make_export_frame(snap, water, 0.0375);
+    TempDir dir;
+    write_csv(dir.path() / "f.csv", frame);
+    const std::vector<std::string> lines = lines_of(read_file(dir.path() / "f.csv"));
+    ASSERT_EQ(lines.size(), 3u + 3u);
+    EXPECT_EQ(lines[0], "# time=0.0375 model=sph particles=3");
+    EXPECT_EQ(lines[1].rfind("# units:", 0), 0u) << lines[1];
+    EXPECT_EQ(lines[2], "id,x,y,z,vx,vy,vz,density,pressure");
+    for (std::size_t i = 0; i < 3; ++i) {
+        const std::vector<std::string> c = cells_of(lines[3 + i]);
+        ASSERT_EQ(c.size(), 9u) << lines[3 + i];
+        EXPECT_EQ(c[0], std::to_string(i));
+        // Shortest round-trip text: every float reads back bit for bit.
+        const sim::Float4 &p = snap.pos[i], &v = snap.vel[i];
+        const float want[8] = {p.x, p.y, p.z, v.x, v.y, v.z, v.w, frame.pressure[i]};
+        for (int k = 0; k < 8; ++k)
+            EXPECT_EQ(std::strtof(c[1 + k].c_str(), nullptr), want[k]) << lines[3 + i];
+    }
+}
+
+TEST(ParticleExport, CsvLeavesLiquidColumnsAndNonFiniteValuesEmpty) {
+    const sim::Params granular = sim::preset_params(sim::Preset::Granular);
+    sim::Snapshot snap = three_particles();
+    snap.vel[1].y = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<std::string> lines = lines_of(csv_text(make_export_frame(snap, granular, 0)));
+    ASSERT_EQ(lines.size(), 6u);
+    EXPECT_EQ(lines[0], "# time=0 model=dem particles=3");
+    EXPECT_EQ(cells_of(lines[3])[7], "");
+    EXPECT_EQ(cells_of(lines[3])[8], "");
+    EXPECT_EQ(cells_of(lines[4])[5], "") << "NaN becomes an empty cell: " << lines[4];
+}
+
+TEST(ParticleExport, MismatchedSnapshotIsRefused) {
+    sim::Snapshot snap = three_particles();
+    snap.vel.pop_back();
+    EXPECT_THROW(make_export_frame(snap, sim::preset_params(sim::Preset::Water), 0), Error);
+}
+
+TEST(ExportSeries, ListsEveryFrameWithItsTimeAndAppendsAfterExistingOnes) {
+    const sim::Params water = sim::preset_params(sim::Preset::Water);
+    TempDir dir;
+    const fs::path folder = dir.path() / "run" / "a";  // parents are created
+    {
+        ExportSeries series(folder, ExportSeries::Mode::Fresh);
+        for (double t : {0.0, 0.01, 0.02}) series.write(three_particles(), water, t);
+        EXPECT_EQ(series.next_index(), 3u);
+    }
+    const std::vector<SeriesEntry> listed = read_series(folder / kSeriesFileName);
+    ASSERT_EQ(listed.size(), 3u);
+    for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(listed[k].file, frame_file_name(k, "vtk"));
+        EXPECT_DOUBLE_EQ(listed[k].time, 0.01 * static_cast<double>(k));
+        EXPECT_TRUE(fs::exists(folder / frame_file_name(k, "vtk")));
+        EXPECT_TRUE(fs::exists(folder / frame_file_name(k, "csv")));
+    }
+    EXPECT_EQ(frame_file_name(42, "csv"), "frame_000042.csv");
+    const std::string json = read_file(folder / kSeriesFileName);
+    EXPECT_NE(json.find("\"file-series-version\": \"1.0\""), std::string::npos) << json;
+    EXPECT_NE(json.find("{\"name\": \"frame_000001.vtk\", \"time\": 0.01}"), std::string::npos)
+        << json;
+
+    // The panel's button: the next frame goes after the ones there, which stay listed.
+    ExportSeries more(folder, ExportSeries::Mode::Append);
+    EXPECT_EQ(more.next_index(), 3u);
+    EXPECT_EQ(more.write(three_particles(), water, 7.5), folder / "frame_000003.vtk");
+    const std::vector<SeriesEntry> all = read_series(folder / kSeriesFileName);
+    ASSERT_EQ(all.size(), 4u);
+    EXPECT_EQ(all[3].file, "frame_000003.vtk");
+    EXPECT_EQ(all[3].time, 7.5);
+
+    // A fresh series starts over at frame 0 with only its own frames listed.
+    ExportSeries fresh(folder, ExportSeries::Mode::Fresh);
+    fresh.write(three_particles(), water, 1.0);
+    EXPECT_EQ(read_series(folder / kSeriesFileName).size(), 1u);
+}
+
+TEST(ExportSeries, AppendNeverOverwritesUnlistedFramesAndRejectsAForeignList) {
+    TempDir dir;
+    write_whole_file(dir.path() / "frame_000009.csv", "");
+    EXPECT_EQ(ExportSeries(dir.path(), ExportSeries::Mode::Append).next_index(), 10u);
+
+    write_whole_file(dir.path() / kSeriesFileName, "{\"files\": 3}");
+    try {
+        ExportSeries s(dir.path(), ExportSeries::Mode::Append);
+        FAIL() << "a list that is not a series was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(kSeriesFileName), std::string::npos) << e.what();
+    }
+}
+
+TEST(ExportErrors, AFolderUnderARegularFileNamesThePath) {
+    TempDir dir;
+    const fs::path file = dir.path() / "plain_file";
+    write_whole_file(file, "x");
+    for (const fs::path& folder : {file, file / "exports"}) {
+        try {
+            ExportSeries s(folder, ExportSeries::Mode::Fresh);
+            FAIL() << "exported into " << folder;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(folder.string()), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(ExportErrors, AFullDiskIsAWriteErrorNamingTheFile) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+    // /dev/full takes the open and fails every write with ENOSPC, as a full disk does.
+    try {
+        write_whole_file("/dev/full", std::string(1 << 16, 'x'));
+        FAIL() << "a write to a full device succeeded";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("/dev/full"), std::string::npos) << what;
+        EXPECT_NE(what.find("No space left"), std::string::npos) << what;
+    }
+}
+
+TEST(ExportErrors, AFileThatCannotBeOpenedNamesIt) {
+    TempDir dir;
+    const fs::path missing = dir.path() / "no_such_folder" / "f.vtk";
+    try {
+        write_whole_file(missing, "x");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+    }
+}
+
+TEST(ExportPlan, FramesAtTheNearestStepOfEachMultiple) {
+    const ExportPlan p = plan_export(0.01, 0.05, 0.00014);
+    ASSERT_EQ(p.frames(), 6u);
+    for (std::size_t k = 0; k < p.frames(); ++k) {
+        EXPECT_EQ(p.steps[k], std::llround(static_cast<double>(k) * 0.01 / 0.00014));
+        EXPECT_LE(std::abs(p.time(k) - 0.01 * static_cast<double>(k)), 0.00007 + 1e-12);
+    }
+    EXPECT_EQ(p.steps[0], 0);
+    EXPECT_EQ(plan_export(0.1, 0.3, 0.01).frames(), 4u) << "0.3 / 0.1 is three intervals";
+    EXPECT_EQ(plan_export(0.3, 1.0, 0.1).frames(), 4u) << "the last frame is at 0.9 s";
+    EXPECT_EQ(plan_export(0.5, 0.5, 0.5).steps, (std::vector<long long>{0, 1}));
+}
+
+TEST(ExportPlan, BadValuesAreErrorsNamingTheFlag) {
+    const auto message = [](double every, double duration, double dt) {
+        try {
+            plan_export(every, duration, dt);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(message(0, 1, 1e-3).find("--export-every"), std::string::npos);
+    EXPECT_NE(message(-0.1, 1, 1e-3).find("--export-every"), std::string::npos);
+    EXPECT_NE(message(std::nan(""), 1, 1e-3).find("--export-every"), std::string::npos);
+    EXPECT_NE(message(0.1, 0, 1e-3).find("--duration"), std::string::npos);
+    EXPECT_NE(message(0.1, INFINITY, 1e-3).find("--duration"), std::string::npos);
+    EXPECT_NE(message(1e-4, 1, 1e-3).find("shorter than one step"), std::string::npos);
+    EXPECT_NE(message(2, 1, 1e-3).find("longer than --duration"), std::string::npos);
+    EXPECT_NE(message(1e-3, 1e4, 1e-3).find("at most"), std::string::npos);
+}
+
+BenchConfig small_tank() {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.scene = std::string(PLAB_SCENES_DIR) + "/hydrostatic_tank.json";
+    c.particles = 300;
+    c.particles_given = true;
+    return c;
+}
+
+TEST(BenchExport, HydrostaticTankWritesEveryFrameWithIncreasingTime) {
+    TempDir dir;
+    ExportConfig e;
+    e.folder = (dir.path() / "tank").string();
+    e.every = 0.01;
+    e.duration = 0.05;
+    std::ostringstream out, progress;
+    run_export(small_tank(), e, out, progress);
+
+    const std::vector<SeriesEntry> listed = read_series(dir.path() / "tank" / kSeriesFileName);
+    ASSERT_EQ(listed.size(), 6u) << out.str();
+    EXPECT_EQ(listed[0].time, 0.0);
+    for (std::size_t k = 1; k < listed.size(); ++k) {
+        EXPECT_GT(listed[k].time, listed[k - 1].time);
+        EXPECT_NEAR(listed[k].time, 0.01 * static_cast<double>(k), 0.5 * 0.00014 + 1e-12);
+    }
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+        const fs::path vtk = dir.path() / "tank" / frame_file_name(k, "vtk");
+        const fs::path csv = dir.path() / "tank" / frame_file_name(k, "csv");
+        ASSERT_TRUE(fs::exists(vtk) && fs::exists(csv)) << vtk;
+        const std::vector<std::string> lines = lines_of(read_file(csv));
+        ASSERT_EQ(lines.size(), 3u + 300u);
+        // "# time=<t> model=sph particles=300", the time exactly as listed.
+        ASSERT_EQ(lines[0].rfind("# time=", 0), 0u) << lines[0];
+        char* rest = nullptr;
+        EXPECT_EQ(std::strtod(lines[0].c_str() + 7, &rest), listed[k].time) << lines[0];
+        EXPECT_STREQ(rest, " model=sph particles=300");
+        // Liquid in a tank: after the first step every particle has a summation density near
+        // the rest density (lower at the free surface: 300 particles are a partial layer);
+        // before it (frame 0) none is computed yet and the cells are empty.
+        double sum = 0;
+        for (std::size_t i = 3; i < lines.size(); ++i) {
+            const std::vector<std::string> cells = cells_of(lines[i]);
+            ASSERT_EQ(cells.size(), 9u) << lines[i];
+            if (k == 0) {
+                EXPECT_EQ(cells[7], "") << lines[i];
+                EXPECT_EQ(cells[8], "") << lines[i];
+                continue;
+            }
+            const double rho = std::strtod(cells[7].c_str(), nullptr);
+            EXPECT_GT(rho, 500.0) << lines[i];
+            EXPECT_GE(std::strtod(cells[8].c_str(), nullptr), 0.0) << lines[i];
+            sum += rho;
+        }
+        // A quarter-empty single layer is all free surface: ~20% below the rest density.
+        if (k > 0) {
+            EXPECT_NEAR(sum / 300.0, 1000.0, 250.0);
+        }
+        EXPECT_EQ(read_file(vtk).rfind("# vtk DataFile Version 3.0\nparticle-lab t=", 0), 0u);
+    }
+    EXPECT_NE(progress.str().find("frame 6/6"), std::string::npos) << progress.str();
+    EXPECT_NE(out.str().find("wrote        6 frames"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find((dir.path() / "tank").string()), std::string::npos) << out.str();
+}
+
+TEST(BenchExport, UnwritableFolderFailsBeforeRunningAndNamesIt) {
+    TempDir dir;
+    const fs::path file = dir.path() / "a_file";
+    write_whole_file(file, "");
+    ExportConfig e;
+    e.folder = (file / "out").string();
+    e.every = 0.01;
+    e.duration = 0.02;
+    std::ostringstream out, progress;
+    try {
+        run_export(small_tank(), e, out, progress);
+        FAIL() << "exported under a regular file";
+    } catch (const Error& err) {
+        EXPECT_NE(std::string(err.what()).find(e.folder), std::string::npos) << err.what();
+    }
+    EXPECT_EQ(progress.str(), "") << "no step ran";
+}
+
+TEST(BenchExport, IntervalBelowOneStepIsRefused) {
+    TempDir dir;
+    ExportConfig e;
+    e.folder = dir.path().string();
+    e.every = 1e-5;  // the tank's dt is ~1.4e-4 s
+    std::ostringstream out, progress;
+    EXPECT_THROW(run_export(small_tank(), e, out, progress), Error);
+    EXPECT_FALSE(fs::exists(dir.path() / kSeriesFileName));
+}
+
+}  // namespace
+}  // namespace plab::app
