@@ -78,24 +78,33 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
     const double settle = std::max(0.4, 4.0 * std::sqrt(sc.a / 9.81) * 2.0);
     const sim::DepthProfile prof = sim::run_hydrostatic(sim, sc, settle, 20, 0.01);
     const double spacing = 2.0 * sc.params.radius, g = 9.81, rho0 = sc.params.rest_density;
+    out << "free surface after settling at " << prof.surface << " m (placed at " << sc.a
+        << " m)\n";
     const auto path = c.out / "hydrostatic.csv";
     std::ofstream f = open_csv(c.out, "hydrostatic.csv");
     f << "# case=hydrostatic H_m=" << sc.a << " particles=" << sc.particles
       << " backend=" << sim::backend_name(sim.backend()) << " settle_s=" << settle
-      << "\ny_m,pressure_pa,expected_pa,density,checked\n";
-    double worst = 0, worst_density = 0;
+      << " surface_m=" << prof.surface
+      << "\ny_m,pressure_pa,expected_pa,expected_from_surface_pa,density,checked\n";
+    double worst = 0, worst_density = 0, worst_from_surface = 0;
     for (std::size_t k = 0; k < prof.y.size(); ++k) {
         if (prof.count[k] == 0) continue;
+        // H as placed (the criterion), and the settled top layer's height for comparison.
         const double expected = rho0 * g * (sc.a - prof.y[k]);
+        const double from_surface = rho0 * g * (prof.surface - prof.y[k]);
         // Away from the floor and from the free surface (two kernel reaches).
         const bool checked = prof.y[k] >= 3.0 * spacing && prof.y[k] <= sc.a - 5.0 * spacing;
-        f << prof.y[k] << "," << prof.pressure[k] << "," << expected << "," << prof.density[k]
-          << "," << (checked ? 1 : 0) << "\n";
+        f << prof.y[k] << "," << prof.pressure[k] << "," << expected << "," << from_surface
+          << "," << prof.density[k] << "," << (checked ? 1 : 0) << "\n";
         if (!checked) continue;
         worst = std::max(worst, std::abs(prof.pressure[k] / expected - 1));
+        worst_from_surface =
+            std::max(worst_from_surface, std::abs(prof.pressure[k] / from_surface - 1));
         worst_density = std::max(worst_density, std::abs(prof.density[k] / rho0 - 1));
     }
     close_csv(f, path);
+    out << fmt("against the settled surface instead: worst pressure error %.1f%%\n",
+               100 * worst_from_surface);
     const bool pass = worst <= 0.05 && worst_density <= 0.01;
     out << fmt("worst pressure error %.1f%% (threshold 5%%), worst density error %.2f%% "
                "(threshold 1%%): ",

@@ -103,6 +103,18 @@ DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, 
             prof.pressure[k] /= double(prof.count[k]);
             prof.density[k] /= double(prof.count[k]);
         }
+    // The top layer: every particle within half a spacing of the highest one.
+    double top = -INFINITY;
+    for (const Float4& q : s.pos)
+        if (std::isfinite(q.y)) top = std::max(top, double(q.y));
+    double sum = 0;
+    std::size_t n = 0;
+    for (const Float4& q : s.pos)
+        if (q.y > top - 0.5 * spacing) {
+            sum += q.y;
+            ++n;
+        }
+    prof.surface = n > 0 ? sum / double(n) + 0.5 * spacing : 0;
     return prof;
 }
 
@@ -159,7 +171,9 @@ DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, in
             mean.density[b] += prof.density[b];
             mean.count[b] += prof.count[b];
         }
+        mean.surface += prof.surface;
     }
+    mean.surface /= snapshots;
     for (std::size_t b = 0; b < mean.y.size(); ++b) {
         mean.pressure[b] /= snapshots;
         mean.density[b] /= snapshots;

@@ -45,9 +45,13 @@ double surge_front(const Snapshot& s, const Params& p, const Domain& d);
 
 // Pressure (from each particle's density) binned by height: mean pressure and density of
 // the particles at least `margin` from every side wall, one bin per particle layer.
+// `surface`: the free surface's height, the mean height of the top particle layer plus half
+// a spacing (after settling the liquid is not on the starting lattice any more, and its
+// summation density packs it about a spacing lower in a 0.8 m tank).
 struct DepthProfile {
     std::vector<double> y, pressure, density;  // bin centre (m), Pa, kg/m³
     std::vector<std::size_t> count;
+    double surface = 0;  // m
 };
 DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, double margin);
 

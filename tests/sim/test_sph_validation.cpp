@@ -19,7 +19,9 @@ TEST(SphValidation, HydrostaticPressureFollowsDepth) {
     const DepthProfile prof = run_hydrostatic(sim, c, 0.4, 20, 0.01);
     EXPECT_EQ(sim.stats(c.params).non_finite, 0u);
     const double spacing = 2.0 * c.params.radius;
+    // H is the column's height as placed; settled, the top layer sits within a spacing of it.
     const double rho0 = c.params.rest_density, g = 9.81, surface = c.a;
+    EXPECT_NEAR(prof.surface, c.a, spacing);
     int checked = 0;
     double worst = 0;
     for (std::size_t k = 0; k < prof.y.size(); ++k) {
