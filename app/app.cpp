@@ -127,7 +127,14 @@ float App::aspect() const {
 
 void App::frame_scene() {
     const sim::Domain& d = session_.domain();
+    // Framing the box also sets the near and far planes; a scene file's camera then moves it.
     camera_.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, aspect());
+    const auto& file = session_.scene_file();
+    if (file && file->camera) {
+        const sim::SceneCamera& c = *file->camera;
+        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance,
+                          glm::radians(c.yaw_deg), glm::radians(c.pitch_deg));
+    }
 }
 
 template <typename Change>

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
     cli.add_option("--preset", app_preset, "Scene preset: classic, granular (DEM) or water (SPH)")
-        ->check(CLI::IsMember({"classic", "granular"}))
+        ->check(CLI::IsMember({"classic", "granular", "water"}))
         ->capture_default_str();
     std::string app_scene;
     cli.add_option("--scene", app_scene,
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     cli.add_option("--set", app.assignments, "Override a parameter: name=value (repeatable)");
     cli.add_option("--color", app_color, "Colour map: speed, id, cell, density or pressure")
-        ->check(CLI::IsMember({"speed", "id", "cell"}))
+        ->check(CLI::IsMember({"speed", "id", "cell", "density", "pressure"}))
         ->capture_default_str();
     cli.add_option("--frames", app.frames, "Run this many frames, then exit")
         ->check(CLI::PositiveNumber);

@@ -97,6 +97,21 @@ ParticleBlock block(const Json& v, const Where& where) {
     return b;
 }
 
+SceneCamera camera(const Json& v, const Where& where) {
+    require_only_keys(v, where, {"target", "distance", "yaw", "pitch"});
+    for (const char* key : {"target", "distance", "yaw", "pitch"})
+        if (!v.contains(key)) where.fail(std::string("missing '") + key + "'");
+    SceneCamera c;
+    c.target = vec3(v["target"], where.at("target"));
+    c.distance = static_cast<float>(number(v["distance"], where.at("distance")));
+    if (!(c.distance > 0.f)) where.at("distance").fail("must be positive (m)");
+    c.yaw_deg = static_cast<float>(number(v["yaw"], where.at("yaw")));
+    c.pitch_deg = static_cast<float>(number(v["pitch"], where.at("pitch")));
+    if (!(c.pitch_deg > -89.f && c.pitch_deg < 89.f))
+        where.at("pitch").fail("must be within (-89, 89) degrees");
+    return c;
+}
+
 // Line and column of a byte offset, for JSON syntax errors.
 std::string line_and_column(std::string_view s, std::size_t offset) {
     std::size_t line = 1, column = 1;
@@ -127,7 +142,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
     }
     const Where top{source, ""};
     require_only_keys(root, top, {"name", "description", "model", "preset", "params", "domain",
-                                  "blocks", "particles"});
+                                  "blocks", "particles", "camera"});
 
     SceneFile f;
     f.name = root.contains("name") ? text(root["name"], top.at("name"))
@@ -174,6 +189,8 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
             }
         }
     }
+
+    if (root.contains("camera")) f.camera = camera(root["camera"], top.at("camera"));
 
     const bool has_blocks = root.contains("blocks");
     if (root.contains("particles")) {

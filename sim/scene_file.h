@@ -12,13 +12,18 @@
 //     "domain": {"min": [0, 0, 0], "max": [0.5, 0.5, 0.5]},
 //     "blocks": [{"shape": "box", "min": [...], "max": [...], "spacing": 0.0105,
 //                 "jitter": 0.0002, "velocity": [0, 0, 0]}],
-//     "particles": 20000
+//     "particles": 20000,
+//     "camera": {"target": [0.25, 0.1, 0.25], "distance": 1.2, "yaw": 30, "pitch": 25}
 //   }
 //
 // Without "blocks" (and "domain") the preset's own scene is built for "particles" particles.
 // With blocks, "particles" is optional and defaults to everything the blocks can place.
+// "camera" (optional) is where the app's orbit camera starts: the point it looks at (m), its
+// distance from it (m), yaw (degrees, 0 looks along −z) and pitch (degrees, positive looks
+// down); without it the app frames the domain.
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +33,13 @@
 
 namespace plab::sim {
 
+struct SceneCamera {
+    Vec3 target;          // m
+    float distance = 1;   // m, > 0
+    float yaw_deg = 0;    // degrees
+    float pitch_deg = 0;  // degrees, in (−89, 89)
+};
+
 struct SceneFile {
     std::string name;
     std::string description;
@@ -36,6 +48,7 @@ struct SceneFile {
     Scene scene;           // domain and blocks, ready for build_initial_state
     std::size_t particles = 0;
     bool has_own_blocks = false;  // false: `scene` is the preset's, built for `particles`
+    std::optional<SceneCamera> camera;
 };
 
 // Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: ..." for a

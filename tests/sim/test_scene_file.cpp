@@ -117,6 +117,31 @@ TEST(SceneFile, ErrorsNameTheFileTheKeyAndTheProblem) {
                  {"domain", "below"});
 }
 
+TEST(SceneFile, CameraIsOptionalAndChecked) {
+    const SceneFile f = parse_scene_file(
+        R"({"preset": "water", "particles": 10,
+            "camera": {"target": [0.5, 0.2, 0.1], "distance": 2, "yaw": 30, "pitch": 20}})",
+        "test.json");
+    ASSERT_TRUE(f.camera.has_value());
+    EXPECT_FLOAT_EQ(f.camera->target.y, 0.2f);
+    EXPECT_FLOAT_EQ(f.camera->distance, 2.f);
+    EXPECT_FLOAT_EQ(f.camera->pitch_deg, 20.f);
+    EXPECT_FALSE(parse_scene_file(R"({"preset": "water", "particles": 10})", "test.json").camera);
+    expect_error(R"({"preset": "water", "particles": 1,
+                    "camera": {"target": [0, 0, 0], "distance": 0, "yaw": 0, "pitch": 0}})",
+                 {"camera.distance", "positive"});
+    expect_error(R"({"preset": "water", "particles": 1,
+                    "camera": {"target": [0, 0, 0], "distance": 1, "yaw": 0, "pitch": 90}})",
+                 {"camera.pitch"});
+    expect_error(R"({"preset": "water", "particles": 1,
+                    "camera": {"target": [0, 0, 0], "distance": 1, "yaw": 0}})",
+                 {"camera", "missing 'pitch'"});
+    expect_error(R"({"preset": "water", "particles": 1,
+                    "camera": {"target": [0, 0, 0], "distance": 1, "yaw": 0, "pitch": 0,
+                               "roll": 3}})",
+                 {"camera.roll", "unknown key"});
+}
+
 TEST(SceneFile, SyntaxErrorsGiveLineAndColumn) {
     const std::string msg = error_of("{\n  \"preset\": \"classic\",\n  \"particles\": 10,,\n}");
     EXPECT_NE(msg.find("test.json:3:"), std::string::npos) << msg;
