@@ -129,8 +129,8 @@ void sph_stats_line(const UiState& ui, const SimSession& session) {
         "the compression: keep it within 1% by raising sound_speed.");
     const float courant = sim::sph_courant_number(p, st.max_speed);
     const float limit = sim::sph_max_dt(p, st.max_speed);
-    ImGui::Text("max speed %.3g m/s   CFL number %.3f   dt limit %.3g s", st.max_speed, courant,
-                limit);
+    ImGui::Text("max speed %.3g m/s   CFL number %.3f", st.max_speed, courant);
+    ImGui::Text("dt limit %.3g s (dt %.3g s)", limit, p.dt);
     help_marker("CFL number = dt (c + v_max) / h; the step is stable up to 0.25.");
     if (p.dt > limit)
         ImGui::TextColored(kWarn, "dt %.3g s is above the CFL limit %.3g s: lower dt", p.dt,
