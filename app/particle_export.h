@@ -39,9 +39,9 @@ ExportFrame make_export_frame(sim::Snapshot snapshot, const sim::Params& params,
 // cell indices.
 std::string vtk_bytes(const ExportFrame& frame);
 // CSV: "# time=<s> model=<m> particles=<n>", a units comment, then
-// id,x,y,z,vx,vy,vz,density,pressure. Density and pressure are empty for DEM, and for SPH
-// before the first step has computed a density (the snapshot then holds 0; the VTK file keeps
-// that 0); an empty cell is also what a NaN or infinite value becomes. Values are the shortest
+// id,x,y,z,vx,vy,vz,density,pressure. Density and pressure are empty for DEM, and for an SPH
+// particle whose density is 0 (none computed; simulators compute it at reset); an empty cell
+// is also what a NaN or infinite value becomes. Values are the shortest
 // text that reads back as the same float; times (here, in the VTK title and in the series
 // list) have 12 significant digits.
 std::string csv_text(const ExportFrame& frame);

@@ -97,6 +97,19 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     cell_count_.assign(grid_.num_cells() + 1, 0);
     cell_start_.assign(grid_.num_cells() + 1, 0);
     timings_.clear();
+    if (params.model == Model::Sph && n > 0) {
+        // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
+        grid_and_reorder();
+        const StepBuffers b = views();
+        const GridSpec g = grid_;
+        const Domain d = domain_;
+        const SphConstants c = sph_constants(params);
+        parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
+        parallel_for(b.count, [&](uint32_t i) { sph_density_particle(i, b, g, params, d, c); });
+        parallel_for(b.count, [&](uint32_t i) {
+            vel_[i].w = sorted_vel_[cell_start_[cell_[i]] + slot_[i]].w;
+        });
+    }
 }
 
 StepBuffers CpuSimulator::views() {

@@ -320,6 +320,19 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.grid = initial.grid;
     m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
+    if (params.model == Model::Sph && n > 0) {
+        // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
+        m.enqueue_grid();
+        m.enqueue_reorder();
+        const SphList list{m.sph_index.data(), m.sph_count.data(), m.sph_pressure_term.data()};
+        const int block = m.sph_block_size();
+        const uint32_t blocks = blocks_for(m.count, block);
+        sph_density_kernel<<<blocks, block, 0, m.stream.get()>>>(
+            m.views(), m.grid, params, m.domain, sph_constants(params), list);
+        m.check_launch();
+        sph_density_to_state_kernel<<<blocks, block, 0, m.stream.get()>>>(m.views());
+        m.check_launch();
+    }
     m.sync();  // the host vectors above must outlive the copies
 }
 

@@ -71,4 +71,12 @@ __global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
 }
 
+// After a density pass on a freshly reset state: each particle's density, found at its
+// cell-order position, into the state arrays (which are still in their own order).
+__global__ void sph_density_to_state_kernel(StepBuffers b) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    b.vel[i].w = b.sorted_vel[b.cell_start[b.cell[i]] + b.slot[i]].w;
+}
+
 }  // namespace plab::sim::cuda

@@ -457,6 +457,23 @@ TEST_F(CudaVsCpu, SphParticlesWithMoreNeighboursThanTheListHoldMatchToo) {
     expect_sph_matches_cpu(build_initial_state(s, p, scene_capacity(s)), p, 5, make_cuda);
 }
 
+TEST_F(CudaVsCpu, SphResetComputesTheSameStartingDensity) {
+    const Params p = preset_params(Preset::Water);
+    const std::size_t n = 20000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Water, n, p), p, n);
+    CpuSimulator cpu;
+    auto gpu = cuda();
+    cpu.reset(init, p);
+    gpu->reset(init, p);
+    const Snapshot a = cpu.download(), b = gpu->download();
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_GT(b.vel[i].w, 0.f) << "particle " << i;
+        worst = std::max<double>(worst, std::fabs(a.vel[i].w - b.vel[i].w));
+    }
+    EXPECT_LT(worst, 1e-3 * p.rest_density);
+}
+
 TEST_F(CudaVsCpu, SphLatticeInAClosedBoxStaysAtRest) {
     Params p = preset_params(Preset::Water);
     p.gravity_y = 0.f;

@@ -90,6 +90,26 @@ TEST(SphCpu, LatticeInAClosedBoxStaysAtRest) {
     EXPECT_LT(st.max_speed, 1e-4f);
 }
 
+TEST(SphCpu, ResetComputesTheStartingDensity) {
+    // A column on the floor starts hydrostatic: every particle has a density at t = 0,
+    // highest at the bottom, and in the liquid's interior within 1% of the rest density.
+    const SphCase c = hydrostatic_case(8, 12);
+    CpuSimulator sim;
+    sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
+    const Snapshot s = sim.download();
+    const SimStats st = sim.stats(c.params);
+    EXPECT_GT(st.density_min, 0.4f * c.params.rest_density);  // the surface's corners
+    EXPECT_NEAR(st.density_max, c.params.rest_density, 0.01 * c.params.rest_density);
+    float low = 0, high = 0;
+    for (std::size_t i = 0; i < s.pos.size(); ++i) {
+        ASSERT_GT(s.vel[i].w, 0.f) << "particle " << i;
+        if (s.pos[i].y < 0.02f && s.pos[i].x > 0.03f && s.pos[i].x < 0.05f) low = s.vel[i].w;
+        if (s.pos[i].y > 0.08f && s.pos[i].y < 0.09f && s.pos[i].x > 0.03f && s.pos[i].x < 0.05f)
+            high = s.vel[i].w;
+    }
+    EXPECT_GT(low, high);  // compressed more at the bottom
+}
+
 TEST(SphCpu, PairForcesConserveMomentum) {
     // A blob away from the walls with random velocities: pair forces are equal and opposite.
     Params p = water();
