@@ -73,7 +73,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     out << "  memory       "
         << (c.unsorted ? "particles left unsorted (neighbours read through the cell index)"
                        : "particles copied into cell order every step")
-        << "\n";
+        << (c.double_state ? "; positions and velocities in double precision" : "") << "\n";
     out << "  steps        " << c.steps << " measured after " << c.warmup
         << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
     if (cuda) {

@@ -27,6 +27,7 @@ struct BenchConfig {
     bool separate_integrate = false;  // CUDA: integrate as its own kernel (to time it alone)
     bool single_pass_forces = false;  // CUDA: no contact list (see SimulatorOptions)
     bool scatter_forces = false;      // each pair once, with atomics (see SimulatorOptions)
+    bool double_state = false;        // positions and velocities in double (DEM, fused gather)
     bool persistent = false;          // CUDA: the step as one persistent cooperative kernel
     bool unsorted = false;            // no reorder: neighbours read through the cell index
     std::vector<std::string> assignments;  // --set name=value

@@ -76,6 +76,7 @@ sim::SimulatorOptions bench_options(const BenchConfig& c) {
     o.contact_list = !c.single_pass_forces;
     o.scatter_forces = c.scatter_forces;
     o.persistent_kernel = c.persistent;
+    o.double_state = c.double_state;
     o.sorted_memory = !c.unsorted;
     return o;
 }

@@ -113,6 +113,8 @@ int main(int argc, char** argv) {
                         "Each touching pair once, the neighbour's force added with atomics");
     bench_cmd->add_flag("--single-pass-forces", bench.single_pass_forces,
                         "CUDA: compute contacts as they are found (no contact list)");
+    bench_cmd->add_flag("--double", bench.double_state,
+                        "Keep positions and velocities in double precision (DEM)");
     bench_cmd->add_flag("--persistent", bench.persistent,
                         "CUDA: run each step as one persistent cooperative kernel");
     bench_cmd->add_flag("--unsorted", bench.unsorted,
@@ -131,7 +133,7 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--sweep", sweeps,
                           "Measure every combination: key=v1,v2,... (repeatable; keys: "
                           "particles, backend, preset, block, graph, threads_per_particle, "
-                          "fuse_integrate, contact_list, scatter_forces, persistent_kernel, "
+                          "fuse_integrate, contact_list, scatter_forces, persistent_kernel, double_state, "
                           "sorted_memory, render, any parameter)");
     bench_cmd->add_option("--out", sweep_out, "With --sweep: folder for sweep.csv and sweep.md");
     plab::app::ExportConfig export_config;

@@ -392,6 +392,12 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
     help_marker("Copy the particles into cell order every step, so neighbours lie together in "
                 "memory. Off: only their indices are sorted and the force pass reads each "
                 "neighbour through its index, wherever it lies. DEM only.");
+    if (ImGui::Checkbox("double-precision state", &ui.options.double_state)) {
+        ui.requests.options_changed = true;
+    }
+    help_marker("Keep positions and velocities in double and integrate them in double (forces "
+                "stay float). DEM with sorted memory, gathered forces and the fused integrate; "
+                "switching it on starts from the current float state.");
     // Requested options the simulator could not apply, and why (never silently).
     const std::string notes = session.simulator().option_notes();
     if (!notes.empty()) {

@@ -95,6 +95,7 @@ std::vector<ConfigEntry> describe_configuration(const ConfigSource& s) {
         {"backend", s.backend},
         {"device", s.device},
         {"preset", s.preset},
+        {"model", std::string(sim::model_name(s.params.model))},
         {"particles", std::to_string(s.particles)},
         {"feed", s.feed},
         {"vsync", on_off(s.vsync)},
@@ -105,6 +106,7 @@ std::vector<ConfigEntry> describe_configuration(const ConfigSource& s) {
         {"variant.contact_list", on_off(s.options.contact_list)},
         {"variant.scatter_forces", on_off(s.options.scatter_forces)},
         {"variant.persistent_kernel", on_off(s.options.persistent_kernel)},
+        {"variant.double_state", on_off(s.options.double_state)},
         {"variant.sorted_memory", on_off(s.options.sorted_memory)},
     };
     for (const auto& p : sim::param_table()) {

@@ -23,7 +23,8 @@ namespace {
 constexpr const char* kKeys[] = {"particles",      "backend",      "preset",
                                  "block",          "graph",        "threads_per_particle",
                                  "fuse_integrate", "contact_list", "scatter_forces",
-                                 "persistent_kernel", "sorted_memory", "render"};
+                                 "persistent_kernel", "sorted_memory", "double_state",
+                                 "render"};
 
 std::string known_keys() {
     std::string s;
@@ -76,6 +77,8 @@ void apply(BenchConfig& c, const std::string& key, const std::string& v) {
         c.persistent = parse_on_off(key, v);
     } else if (key == "sorted_memory") {
         c.unsorted = !parse_on_off(key, v);
+    } else if (key == "double_state") {
+        c.double_state = parse_on_off(key, v);
     } else if (key == "render") {
         require_render_mode(v);
         c.render = v;
@@ -93,7 +96,7 @@ struct Row {
     std::size_t particles = 0;
     int block = 0, threads_per_particle = 0;
     bool graph = false, fuse_integrate = true, contact_list = true, scatter_forces = false;
-    bool persistent_kernel = false, sorted_memory = true;
+    bool persistent_kernel = false, sorted_memory = true, double_state = false;
     std::string render = "off";
     std::vector<std::string> param_values;  // per swept parameter
     std::vector<double> stats;              // per stat column
@@ -154,7 +157,7 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
                       bool frames) {
     std::ostringstream out;
     out << "backend,device,preset,particles,block,graph,threads_per_particle,fuse_integrate,"
-           "contact_list,scatter_forces,persistent_kernel,sorted_memory,render";
+           "contact_list,scatter_forces,persistent_kernel,sorted_memory,double_state,render";
     for (const auto& p : params) out << "," << p;
     for (const auto& s : kStages)
         out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
@@ -170,7 +173,7 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
             << "," << r.block << "," << on_off(r.graph) << "," << r.threads_per_particle << ","
             << on_off(r.fuse_integrate) << "," << on_off(r.contact_list) << ","
             << on_off(r.scatter_forces) << "," << on_off(r.persistent_kernel) << ","
-            << on_off(r.sorted_memory) << "," << r.render;
+            << on_off(r.sorted_memory) << "," << on_off(r.double_state) << "," << r.render;
         for (const auto& v : r.param_values) out << "," << csv_field(v);
         for (double v : r.stats) out << "," << short_number(v);
         out << "," << short_number(r.steps_per_s);
@@ -335,6 +338,7 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
             r.scatter_forces = p.config.scatter_forces;
             r.persistent_kernel = p.config.persistent;
             r.sorted_memory = !p.config.unsorted;
+            r.double_state = p.config.double_state;
             r.render = p.config.render;
             for (const auto& name : params)
                 for (const auto& [k, v] : p.settings)

@@ -20,7 +20,7 @@ struct SweepAxis {
 
 // Parses "key=v1,v2,...". Keys: particles, backend, preset, block, graph (on/off),
 // threads_per_particle, fuse_integrate, contact_list, scatter_forces, persistent_kernel and
-// sorted_memory (on/off), render (off, interop, host, pinned, pinned-async: the feed path of
+// sorted_memory and double_state (on/off), render (off, interop, host, pinned, pinned-async: the feed path of
 // whole frames, as `bench --render`), and
 // every parameter of sim::param_table() by name; "variant." in front of a key is accepted.
 // Throws plab::Error naming the known keys or the bad value.

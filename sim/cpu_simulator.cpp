@@ -84,6 +84,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     domain_ = initial.domain;
     grid_ = initial.grid;
     reset_params_ = params;
+    hi_active_ = false;  // the next step starts the double state from this one
     pos_ = initial.pos;
     vel_ = initial.vel;
     id_.resize(n);
@@ -125,6 +126,12 @@ StepBuffers CpuSimulator::views() {
     b.cell_count = cell_count_.data();
     b.cell_start = cell_start_.data();
     b.force = force_.data();
+    if (hi_active_) {
+        b.pos_hi = pos_hi_.data();
+        b.vel_hi = vel_hi_.data();
+        b.sorted_pos_hi = sorted_pos_hi_.data();
+        b.sorted_vel_hi = sorted_vel_hi_.data();
+    }
     b.count = static_cast<uint32_t>(pos_.size());
     return b;
 }
@@ -139,7 +146,34 @@ void CpuSimulator::grid_and_reorder() {
     std::exclusive_scan(cell_count_.begin(), cell_count_.end(), cell_start_.begin(), 0u);
 }
 
+void CpuSimulator::set_options(const SimulatorOptions& options) { options_ = options; }
+
+// Starts or stops the double-precision state for a step with `p`; returns the notes on why a
+// requested double state does not run.
+std::string CpuSimulator::choose_precision(const Params& p) {
+    const bool applies = p.model == Model::Dem && options_.sorted_memory && !options_.scatter_forces;
+    const bool wanted = options_.double_state && applies;
+    if (wanted && !hi_active_) {
+        // Start from the current float state (exact: every float is a double).
+        const std::size_t n = pos_.size();
+        pos_hi_.resize(n);
+        vel_hi_.resize(n);
+        sorted_pos_hi_.resize(n);
+        sorted_vel_hi_.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            pos_hi_[i] = {pos_[i].x, pos_[i].y, pos_[i].z, 0.0};
+            vel_hi_[i] = {vel_[i].x, vel_[i].y, vel_[i].z, 0.0};
+        }
+    }
+    hi_active_ = wanted;
+    if (options_.double_state && !applies)
+        return "double state applies to the DEM model with sorted memory and gathered forces; "
+               "the float state runs";
+    return {};
+}
+
 StageTimings CpuSimulator::substep(const Params& p) {
+    const std::string precision_notes = choose_precision(p);
     const StepBuffers b = views();
     const GridSpec g = grid_;
     const Domain d = domain_;
@@ -153,6 +187,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
                  ? ""
                  : "unsorted memory applies to the DEM model only; the SPH passes read the "
                    "cell-ordered copy, so particles are sorted";
+    if (!precision_notes.empty()) notes_ += (notes_.empty() ? "" : "; ") + precision_notes;
     if (sorted)
         parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     else
@@ -163,6 +198,21 @@ StageTimings CpuSimulator::substep(const Params& p) {
         t.grid_ms = ms_between(t0, t1);
         t.reorder_ms = ms_between(t1, t2);
         t.total_ms = ms_between(t0, Clock::now());
+        return t;
+    }
+    if (hi_active_) {
+        // Forces in float, then the kick and drift in double, fused (the pass reads only S).
+        parallel_for(b.count, [&](uint32_t i) {
+            const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
+            const uint32_t id = b.sorted_id[i];
+            dem_kick_drift_hi(i, pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), b, p, d);
+        });
+        const auto t3 = Clock::now();
+        t.grid_ms = ms_between(t0, t1);
+        t.reorder_ms = ms_between(t1, t2);
+        t.forces_ms = ms_between(t2, t3);
+        t.total_ms = ms_between(t0, t3);
+        t.integrate_fused = true;
         return t;
     }
     if (options_.scatter_forces) {
@@ -241,6 +291,7 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
 }
 
 GridSnapshot CpuSimulator::build_grid() {
+    hi_active_ = false;  // the state is reordered below; a double state restarts from it
     grid_and_reorder();
     const StepBuffers b = views();
     parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });

@@ -32,11 +32,12 @@ public:
     // Nothing to overlap with: exports at once (cpu_export_async.cpp).
     void export_render_async(const RenderStyle& style) override;
     HostRenderFrame wait_export_async() override { return async_frame_; }
-    void set_options(const SimulatorOptions& options) override { options_ = options; }
+    void set_options(const SimulatorOptions& options) override;
     std::string option_notes() const override { return notes_; }
 
 private:
     StageTimings substep(const Params& p);
+    std::string choose_precision(const Params& p);
     void scatter_forces(const StepBuffers& b, const Params& p);
     void sph_forces(const StepBuffers& b, const Params& p, StageTimings& t);
     void grid_and_reorder();
@@ -52,6 +53,9 @@ private:
     SimulatorOptions options_;
     std::string notes_;  // option_notes(): why sorted_memory off was not applied
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
+    // double_state: the state in double (A and S), allocated while the option is on.
+    std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
+    bool hi_active_ = false;  // the double state holds the current state
     std::vector<Float4> staging_;  // host_staging
     std::vector<Float4> async_staging_[2];  // export_render_async, used in turn
     int async_next_ = 0;                    // the one the next async export writes

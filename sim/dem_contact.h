@@ -60,11 +60,13 @@ PLAB_HD inline Vec3 kick(Vec3 vel, Vec3 force, const Params& p) {
 
 // Global damping, the position update with the new velocity, and the walls: a particle
 // past a wall is put back on it and its wall-normal velocity is scaled by boundary_damping.
-PLAB_HD inline void drift_and_walls(Vec3& pos, Vec3& vel, const Params& p, const Domain& d) {
+// V is Vec3, or Vec3d for the double-precision state.
+template <typename V>
+PLAB_HD inline void drift_and_walls(V& pos, V& vel, const Params& p, const Domain& d) {
     vel = vel * p.global_damping;
     pos = pos + vel * p.dt;
     const float r = p.radius;
-    auto wall = [&](float& x, float& v, float lo, float hi) {
+    auto wall = [&](auto& x, auto& v, float lo, float hi) {
         if (x > hi - r) {
             x = hi - r;
             v *= p.boundary_damping;

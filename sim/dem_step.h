@@ -42,6 +42,12 @@ struct StepBuffers {
     uint32_t* cell_count = nullptr;  // num_cells + 1, the last entry stays 0
     uint32_t* cell_start = nullptr;  // num_cells + 1, cell c holds [start[c], start[c+1])
     Float4* force = nullptr;  // per sorted particle: summed pair forces (scatter mode only), N
+    // Double-precision state (SimulatorOptions::double_state; null otherwise): A and S copies
+    // of position and velocity kept in double beside the float ones the forces read.
+    Double4* pos_hi = nullptr;
+    Double4* vel_hi = nullptr;
+    Double4* sorted_pos_hi = nullptr;
+    Double4* sorted_vel_hi = nullptr;
     uint32_t count = 0;
 };
 
@@ -110,6 +116,10 @@ PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
         b.sorted_pos[dst] = load(b.pos + i);
         b.sorted_vel[dst] = load(b.vel + i);
         b.sorted_id[dst] = b.id[i];
+        if (b.pos_hi) {
+            b.sorted_pos_hi[dst] = b.pos_hi[i];
+            b.sorted_vel_hi[dst] = b.vel_hi[i];
+        }
     } else {
         b.sorted_id[dst] = i;
     }
@@ -253,6 +263,26 @@ PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const P
                              d);
     else
         dem_drift_into_state(i, xyz(b.pos[i]), xyz(b.sorted_vel[i]), b.id[i], b, p, d);
+}
+
+// The double-precision state's kick and drift for cell-order position i, from the pair force
+// computed in float: the velocity and position are updated in double from their double
+// copies in S (so the small v·dt added to a large position every step is not rounded to
+// float), written to A in double and rounded to float for the next step's forces.
+PLAB_HD inline void dem_kick_drift_hi(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                      Vec3 pair_force, const StepBuffers& b, const Params& p,
+                                      const Domain& d) {
+    const Vec3 force = pair_force + collider_force(pos, vel, id, p);
+    const Vec3d gravity{p.gravity_x, p.gravity_y, p.gravity_z};
+    Vec3d v = xyz(b.sorted_vel_hi[i]) +
+              (to_vec3d(force) * (1.0 / double(p.mass)) + gravity) * double(p.dt);
+    Vec3d x = xyz(b.sorted_pos_hi[i]);
+    drift_and_walls(x, v, p, d);
+    b.pos_hi[i] = to_double4(x);
+    b.vel_hi[i] = to_double4(v);
+    b.pos[i] = to_float4(x);
+    b.vel[i] = to_float4(v);
+    b.id[i] = id;
 }
 
 }  // namespace plab::sim

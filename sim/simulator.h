@@ -94,6 +94,11 @@ struct SimulatorOptions {
     // memory). Off: the grid is still built, but the force pass reads each neighbour through
     // the cell-ordered index, wherever it lies in memory.
     bool sorted_memory = true;
+    // Both backends: keep positions and velocities in double precision and integrate them in
+    // double; pair forces are still computed in float from a rounded copy. DEM with the
+    // (default) fused gather step only; elsewhere the float state runs and option_notes()
+    // says why.
+    bool double_state = false;
 
     bool operator==(const SimulatorOptions&) const = default;
 };

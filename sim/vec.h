@@ -29,6 +29,26 @@ PLAB_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * 
 PLAB_HD inline float length_squared(Vec3 a) { return dot(a, a); }
 
 PLAB_HD inline Vec3 xyz(const Float4& f) { return {f.x, f.y, f.z}; }
+
+// Double precision, for the optional double-precision state (SimulatorOptions::double_state):
+// positions and velocities kept and integrated in double, forces still computed in float.
+struct alignas(16) Double4 {
+    double x = 0, y = 0, z = 0, w = 0;
+};
+
+struct Vec3d {
+    double x = 0, y = 0, z = 0;
+};
+
+PLAB_HD inline Vec3d operator+(Vec3d a, Vec3d b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+PLAB_HD inline Vec3d operator*(Vec3d a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+PLAB_HD inline Vec3d to_vec3d(Vec3 v) { return {v.x, v.y, v.z}; }
+PLAB_HD inline Vec3d xyz(const Double4& f) { return {f.x, f.y, f.z}; }
+PLAB_HD inline Double4 to_double4(Vec3d v) { return {v.x, v.y, v.z, 0.0}; }
+PLAB_HD inline Float4 to_float4(Vec3d v) {
+    return {static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z), 0.f};
+}
+PLAB_HD inline Float4 to_float4(const Double4& v) { return to_float4(xyz(v)); }
 PLAB_HD inline Float4 to_float4(Vec3 v, float w = 0.f) { return {v.x, v.y, v.z, w}; }
 
 }  // namespace plab::sim

@@ -231,6 +231,8 @@ double CudaSimulator::last_export_ms() {
 
 GridSnapshot CudaSimulator::build_grid() {
     Impl& m = *impl_;
+    m.hi_active = false;  // the state is reordered below; a double state restarts from it
+    m.graph.reset();
     cudaStream_t s = m.stream.get();
     m.memory = Memory::Sorted;  // the snapshot is the sorted copy, whatever the last step used
     m.enqueue_grid();

@@ -208,6 +208,44 @@ int CudaSimulator::Impl::sph_block_size() const {
     return std::min(options.block_size, limit);
 }
 
+namespace {
+
+__global__ void widen_kernel(const Float4* in, Double4* out, uint32_t n) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = {in[i].x, in[i].y, in[i].z, 0.0};
+}
+
+}  // namespace
+
+std::string CudaSimulator::Impl::choose_precision(const Params& p, bool persistent_step) {
+    const bool applies = p.model == Model::Dem && memory == Memory::Sorted &&
+                         !options.scatter_forces && options.fuse_integrate && !persistent_step;
+    const bool wanted = options.double_state && applies && count > 0;
+    if (wanted && !hi_active) {
+        // Checked like any growth, allocated here (never inside a captured step), and started
+        // from the current float state (exact: every float is a double).
+        const std::size_t n = count;
+        require_free_device_memory(pos_hi.growth_bytes(n) + vel_hi.growth_bytes(n) +
+                                       sorted_pos_hi.growth_bytes(n) +
+                                       sorted_vel_hi.growth_bytes(n),
+                                   "the double-precision state", 4 * sizeof(Double4));
+        sync();
+        for (auto* buf : {&pos_hi, &vel_hi, &sorted_pos_hi, &sorted_vel_hi}) buf->resize(n);
+        widen_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(pos.data(), pos_hi.data(),
+                                                                       count);
+        check_launch();
+        widen_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(vel.data(), vel_hi.data(),
+                                                                       count);
+        check_launch();
+    }
+    if (wanted != hi_active) graph.reset();  // the captured step has the other buffers
+    hi_active = wanted;
+    if (options.double_state && !applies)
+        return "Double state not used: it runs with the DEM model, sorted memory, gathered "
+               "forces and the fused integrate, without the persistent kernel. ";
+    return {};
+}
+
 bool CudaSimulator::Impl::choose_step(const Params& p) {
     memory = options.sorted_memory || p.model != Model::Dem ? Memory::Sorted : Memory::Unsorted;
     notes.clear();
@@ -218,15 +256,18 @@ bool CudaSimulator::Impl::choose_step(const Params& p) {
         notes += "The SPH kernels run " + std::to_string(sph_block_size()) +
                  " threads per block: their registers do not fit " +
                  std::to_string(options.block_size) + ". ";
-    if (!options.persistent_kernel) return false;
-    const std::string why = persistent.unavailable_reason(device, options, p, memory);
-    if (!why.empty()) {
-        notes += "Persistent kernel not used: " + why + ".";
-        return false;
+    bool use_persistent = options.persistent_kernel;
+    if (use_persistent) {
+        const std::string why = persistent.unavailable_reason(device, options, p, memory);
+        if (!why.empty()) {
+            notes += "Persistent kernel not used: " + why + ". ";
+            use_persistent = false;
+        } else if (options.use_graph) {
+            notes += "CUDA graph not used: the persistent kernel is already one launch per step. ";
+        }
     }
-    if (options.use_graph)
-        notes += "CUDA graph not used: the persistent kernel is already one launch per step.";
-    return true;
+    notes += choose_precision(p, use_persistent);
+    return use_persistent;
 }
 
 void CudaSimulator::Impl::substep_persistent(const Params& p) {
@@ -320,6 +361,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.grid = initial.grid;
     m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
+    m.hi_active = false;  // the next step starts the double state from this one
     if (params.model == Model::Sph && n > 0) {
         // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
         m.enqueue_grid();

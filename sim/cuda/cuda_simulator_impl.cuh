@@ -47,6 +47,9 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Float4> force;  // scatter mode only: summed pair forces per sorted particle
     DeviceBuffer<DeviceStats> stats;
     DeviceBuffer<uint32_t> sph_index, sph_count;  // SPH neighbour lists (sph_kernels.cuh)
+    // double_state: positions and velocities in double, A and S (allocated when first used).
+    DeviceBuffer<Double4> pos_hi, vel_hi, sorted_pos_hi, sorted_vel_hi;
+    bool hi_active = false;  // the double state holds the current state
     DeviceBuffer<float> sph_pressure_term;         // SPH p/ρ² per sorted particle
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
     PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
@@ -92,9 +95,19 @@ struct CudaSimulator::Impl {
         b.cell_count = cell_count.data();
         b.cell_start = cell_start.data();
         b.force = force.data();
+        if (hi_active) {
+            b.pos_hi = pos_hi.data();
+            b.vel_hi = vel_hi.data();
+            b.sorted_pos_hi = sorted_pos_hi.data();
+            b.sorted_vel_hi = sorted_vel_hi.data();
+        }
         b.count = count;
         return b;
     }
+
+    // Starts or stops the double-precision state for a step with `p` (allocating it and
+    // starting it from the float state); returns why a requested one does not run.
+    std::string choose_precision(const Params& p, bool persistent_step);
 
     void check_launch() { PLAB_CUDA_CHECK(cudaGetLastError()); }
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }

@@ -91,6 +91,12 @@ __device__ inline void force_thread(uint32_t t, const StepBuffers& b, const Grid
         force.z += __shfl_xor_sync(0xffffffffu, force.z, offset);
     }
     if (!active || lane != 0) return;
+    if constexpr (M == Memory::Sorted) {
+        if (fused && b.pos_hi) {  // the double-precision state
+            dem_kick_drift_hi(i, pos, vel, id, force, b, p, d);
+            return;
+        }
+    }
     const Float4 kicked = dem_new_velocity(pos, vel, id, force, p);
     if (M == Memory::Sorted && fused)
         dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);

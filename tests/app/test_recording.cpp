@@ -67,10 +67,13 @@ TEST(Recording, ConfigurationHasEveryParameterAndSwitch) {
          {"backend", "device", "preset", "particles", "feed", "vsync", "variant.block_size",
           "variant.use_graph", "variant.threads_per_particle", "variant.fuse_integrate",
           "variant.contact_list", "variant.scatter_forces", "variant.persistent_kernel",
-          "variant.sorted_memory", "version", "build_type", "commit"})
+          "variant.sorted_memory", "variant.double_state", "model", "version", "build_type",
+          "commit"})
         EXPECT_NE(r.find(key), nullptr) << key;
     EXPECT_EQ(*r.find("variant.persistent_kernel"), "off");
     EXPECT_EQ(*r.find("variant.sorted_memory"), "on");
+    EXPECT_EQ(*r.find("variant.double_state"), "off");
+    EXPECT_EQ(*r.find("model"), "dem");
     EXPECT_EQ(*r.find("variant.block_size"), "128");
     EXPECT_EQ(*r.find("particles"), "4096");
     EXPECT_EQ(*r.find("vsync"), "off");

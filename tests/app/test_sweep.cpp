@@ -93,6 +93,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "scatter_forces",
                                                   "persistent_kernel",
                                                   "sorted_memory",
+                                                  "double_state",
                                                   "render",
                                                   "spring"};
     ASSERT_GT(header.size(), config_cols.size());

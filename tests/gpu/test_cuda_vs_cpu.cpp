@@ -498,3 +498,70 @@ TEST_F(CudaVsCpu, SphLatticeInAClosedBoxStaysAtRest) {
 
 }  // namespace
 }  // namespace plab::sim
+
+namespace plab::sim {
+namespace {
+
+// The double-precision state on CUDA: the exact free-fall sequence, the float state's
+// physics, and the graph replaying it.
+TEST_F(CudaVsCpu, DoubleStateFollowsTheExactFreeFallSequence) {
+    Params p = preset_params(Preset::Granular);
+    p.dt = 1e-5f;
+    p.substeps = 1000;
+    InitialState init;
+    init.domain = {{0.45f, 0.6f, 0.45f}, {0.55f, 1.f, 0.55f}};
+    init.grid = make_grid(init.domain, 2.f * p.radius);
+    init.pos = {{0.5f, 0.9f, 0.5f, 0.f}};
+    init.vel = {{0.f, 0.f, 0.f, 0.f}};
+    double error[2] = {0, 0};
+    for (bool hi : {false, true}) {
+        SimulatorOptions o;
+        o.double_state = hi;
+        o.use_graph = true;
+        auto gpu = cuda(o);
+        gpu->reset(init, p);
+        for (int call = 0; call < 20; ++call) gpu->step(p);
+        EXPECT_EQ(gpu->option_notes(), "");
+        const double n = 20000, g = -double(p.gravity_y), dt = double(p.dt);
+        const double exact = double(init.pos[0].y) - g * dt * dt * n * (n + 1) / 2;
+        error[hi] = std::fabs(double(gpu->download().pos[0].y) - exact);
+    }
+    std::printf("free fall on CUDA: float state off by %.3g m, double by %.3g m\n", error[0],
+                error[1]);
+    EXPECT_LT(error[1], 1e-7);
+    EXPECT_LT(error[1], error[0]);
+}
+
+TEST_F(CudaVsCpu, DoubleStateKeepsThePhysicsAndMatchesTheCpu) {
+    Params p = preset_params(Preset::Classic);
+    p.substeps = 1;
+    const std::size_t n = 20000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
+    SimulatorOptions o;
+    o.double_state = true;
+    CpuSimulator cpu;
+    cpu.set_options(o);
+    auto gpu = cuda(o);
+    auto gpu_float = cuda();
+    o.use_graph = true;
+    auto gpu_graph = cuda(o);
+    for (Simulator* s : {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
+        s->reset(init, p);
+    for (int s = 0; s < 30; ++s)
+        for (Simulator* sim : {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
+            sim->step(p);
+    const Divergence vs_cpu = divergence(cpu, *gpu, p);
+    const Divergence vs_float = divergence(*gpu_float, *gpu, p);
+    const Divergence vs_graph = divergence(*gpu_graph, *gpu, p);
+    record("double_cuda_vs_double_cpu_30", vs_cpu);
+    record("double_vs_float_cuda_30", vs_float);
+    EXPECT_LT(vs_cpu.max, 1e-2 * p.radius);
+    EXPECT_LT(vs_cpu.median, 1e-4 * p.radius);
+    EXPECT_LT(vs_float.max, 1e-2 * p.radius);
+    EXPECT_LT(vs_float.median, 1e-4 * p.radius);
+    EXPECT_EQ(vs_graph.max, 0.0);
+    EXPECT_EQ(gpu->option_notes(), "");
+}
+
+}  // namespace
+}  // namespace plab::sim
