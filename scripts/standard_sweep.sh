@@ -3,7 +3,7 @@
 #
 # Usage: scripts/standard_sweep.sh [OUT_DIR]        (default: sweep-standard)
 #
-# Runs `particle-lab bench --sweep ...` six times into OUT_DIR/<name>/ (sweep.csv, sweep.md, and
+# Runs `particle-lab bench --sweep ...` seven times into OUT_DIR/<name>/ (sweep.csv, sweep.md, and
 # OUT_DIR/<name>.log with the command and its output), then, where matplotlib is installed,
 # draws each one with scripts/plot_bench.py (step_ms.png, stages.png) and the render sweep as
 # bars (OUT_DIR/render/frame_parts.png). Needs a CUDA device; the CPU points use every core.
@@ -14,6 +14,7 @@
 #   block     CUDA (graph), 65k-4M x block 32..1024
 #   scatter   CUDA (graph), 65k-4M x gather vs per-pair scatter with atomics
 #   sorted    CUDA (graph), 65k-4M x particles reordered by cell vs left unsorted
+#   double    CUDA (graph), 65k-4M x float vs double-precision state
 #
 # Environment: PLAB_BIN (default build/particle-lab), PLAB_SWEEPS (names to run, default all,
 # e.g. "sizes block"), PLAB_PLOT=0 to skip the charts.
@@ -22,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-sweep-standard}
 bin=${PLAB_BIN:-build/particle-lab}
-sweeps=${PLAB_SWEEPS:-sizes cpu_cuda render block scatter sorted}
+sweeps=${PLAB_SWEEPS:-sizes cpu_cuda render block scatter sorted double}
 [ -x "$bin" ] || { echo "standard_sweep.sh: no $bin (build it: cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -53,6 +54,7 @@ run render --backend cuda --preset classic --particles 1048576 --steps 100 --war
 run block "${cuda[@]}" --graph --sweep "$sizes" --sweep block=32,64,128,256,512,1024
 run scatter "${cuda[@]}" --graph --sweep "$sizes" --sweep scatter_forces=off,on
 run sorted "${cuda[@]}" --graph --sweep "$sizes" --sweep sorted_memory=on,off
+run double "${cuda[@]}" --graph --sweep "$sizes" --sweep double_state=off,on
 
 [ -z "$failed" ] || echo "standard_sweep.sh: failed:$failed (see $out/<name>.log)" >&2
 status=0
