@@ -152,6 +152,29 @@ std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double 
     return out;
 }
 
+DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until,
+                          double max_delay) {
+    PLAB_REQUIRE(front.size() >= 2, "delay fit: needs a sampled front");
+    auto z_at = [&](double t) {  // linear interpolation; the first sample before the start
+        if (t <= front.front().t) return front.front().z;
+        for (std::size_t k = 1; k < front.size(); ++k)
+            if (t <= front[k].t) {
+                const double f = (t - front[k - 1].t) / (front[k].t - front[k - 1].t);
+                return front[k - 1].z + f * (front[k].z - front[k - 1].z);
+            }
+        return front.back().z;
+    };
+    DelayFit best{0, INFINITY};
+    for (int k = 0; k * 0.01 <= max_delay + 1e-9; ++k) {
+        const double delay = k * 0.01;
+        double worst = 0;
+        for (const SurgePoint& ref : martin_moyce_points())
+            if (ref.t <= until) worst = std::max(worst, std::abs(z_at(ref.t - delay) / ref.z - 1));
+        if (worst < best.worst) best = {delay, worst};
+    }
+    return best;
+}
+
 DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
                              double gap) {
     PLAB_REQUIRE(snapshots >= 1, "hydrostatic: at least one snapshot");

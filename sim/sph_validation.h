@@ -63,6 +63,15 @@ struct FrontSample {
 std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until,
                                        double every);
 
+// The start delay ΔT in [0, max_delay] (steps of 0.01) that brings the simulated front
+// closest to Martin & Moyce's points (T ≤ `until`), compared as Z_sim(T − ΔT) against Z(T);
+// returns the delay and the worst relative error at it. (The measured column started slowly,
+// behind a gate being lifted; a simulated one is released at once.)
+struct DelayFit {
+    double delay = 0, worst = 0;
+};
+DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until, double max_delay);
+
 // The hydrostatic run: settle for `settle` seconds, then average the depth profile of
 // `snapshots` snapshots `gap` seconds apart (single snapshots carry the acoustic noise of a
 // weakly compressible liquid). The simulator is reset to the case.
