@@ -4,28 +4,21 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <ostream>
+#include <sstream>
 
+#include "app/output_file.h"
 #include "sim/error.h"
 #include "sim/sph_validation.h"
 
 namespace plab::app {
 namespace {
 
-std::ofstream open_csv(const std::filesystem::path& dir, const std::string& name) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw Error(dir.string() + ": cannot create the folder: " + ec.message());
-    const auto path = dir / name;
-    std::ofstream f(path);
-    if (!f) throw Error(path.string() + ": cannot write");
-    return f;
-}
-
-void close_csv(std::ofstream& f, const std::filesystem::path& path) {
-    f.close();
-    if (!f) throw Error(path.string() + ": write failed");
+// DIR/<name> with `text`, every file call checked (app/output_file.h).
+void write_csv(const std::filesystem::path& dir, const std::string& name,
+               const std::ostringstream& text) {
+    make_folder(dir);
+    write_whole_file(dir / name, text.str());
 }
 
 std::string fmt(const char* format, double a, double b = 0, double c = 0, double d = 0) {
@@ -44,12 +37,12 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
         << sc.params.dt << " s\n";
     const auto front = sim::run_dam_break(sim, sc, 3.5, 0.02);
     const auto path = c.out / "dam_break.csv";
-    std::ofstream f = open_csv(c.out, "dam_break.csv");
+    std::ostringstream f;
     f << "# case=dam_break a_m=" << sc.a << " particles=" << sc.particles
       << " resolution=" << c.resolution << " depth=" << c.depth << " backend="
       << sim::backend_name(sim.backend()) << "\nT,Z\n";
     for (const auto& s : front) f << s.t << "," << s.z << "\n";
-    close_csv(f, path);
+    write_csv(c.out, "dam_break.csv", f);
     double worst = 0;
     for (const auto& s : front)
         if (s.t >= 0.41 && s.t <= 3.0)
@@ -84,7 +77,7 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
     out << "free surface after settling at " << prof.surface << " m (placed at " << sc.a
         << " m)\n";
     const auto path = c.out / "hydrostatic.csv";
-    std::ofstream f = open_csv(c.out, "hydrostatic.csv");
+    std::ostringstream f;
     f << "# case=hydrostatic H_m=" << sc.a << " particles=" << sc.particles
       << " backend=" << sim::backend_name(sim.backend()) << " settle_s=" << settle
       << " surface_m=" << prof.surface
@@ -105,7 +98,7 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
             std::max(worst_from_surface, std::abs(prof.pressure[k] / from_surface - 1));
         worst_density = std::max(worst_density, std::abs(prof.density[k] / rho0 - 1));
     }
-    close_csv(f, path);
+    write_csv(c.out, "hydrostatic.csv", f);
     out << fmt("against the settled surface instead: worst pressure error %.1f%%\n",
                100 * worst_from_surface);
     const bool pass = worst <= 0.05 && worst_density <= 0.01;

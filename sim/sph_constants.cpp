@@ -60,6 +60,27 @@ LatticeSums mirror_sums(double d, double h) {
     return s;
 }
 
+// The lattice and mirror-layer sums depend only on the smoothing (in spacings), and each costs
+// thousands of kernel evaluations (~11 µs), while sph_constants runs every step and every
+// stats call. So the last smoothing's sums are kept, per thread.
+struct UnitSums {
+    float smoothing = -1.f;
+    LatticeSums lattice;
+    LatticeSums mirror[SphConstants::kWallSamples];
+};
+
+const UnitSums& unit_sums(float smoothing) {
+    thread_local UnitSums cached;
+    if (cached.smoothing != smoothing) {
+        cached.lattice = lattice_sums(smoothing);
+        for (int k = 0; k < SphConstants::kWallSamples; ++k)
+            cached.mirror[k] =
+                mirror_sums(double(k) / SphConstants::kWallSamplesPerSpacing, smoothing);
+        cached.smoothing = smoothing;
+    }
+    return cached;
+}
+
 float gravity_magnitude(const Params& p) {
     return std::sqrt(p.gravity_x * p.gravity_x + p.gravity_y * p.gravity_y +
                      p.gravity_z * p.gravity_z);
@@ -75,7 +96,8 @@ SphConstants sph_constants(const Params& p) {
     c.h = static_cast<float>(h);
     c.inv_h = static_cast<float>(1.0 / h);
     c.reach2 = static_cast<float>(4.0 * h * h);
-    const LatticeSums lattice = lattice_sums(p.smoothing);
+    const UnitSums& sums = unit_sums(p.smoothing);
+    const LatticeSums& lattice = sums.lattice;
     const double mass = p.rest_density / (sigma * lattice.kernel);
     // g(r) = grad_norm · slope, with grad_norm such that (m/ρ₀) Σ g Δy² = 1 on the lattice.
     const double grad_norm = p.rest_density / (mass * lattice.moment * dx * dx);
@@ -85,7 +107,7 @@ SphConstants sph_constants(const Params& p) {
     const double step = dx / SphConstants::kWallSamplesPerSpacing;
     c.wall_inv_step = static_cast<float>(1.0 / step);
     for (int k = 0; k < SphConstants::kWallSamples; ++k) {
-        const LatticeSums m = mirror_sums(k * step / dx, p.smoothing);
+        const LatticeSums& m = sums.mirror[k];
         c.wall_density[k] = static_cast<float>(mass / p.rest_density * sigma * m.kernel);
         c.wall_push[k] = static_cast<float>(mass / p.rest_density * grad_norm * m.moment * dx);
     }

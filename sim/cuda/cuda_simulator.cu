@@ -78,16 +78,21 @@ void CudaSimulator::Impl::enqueue_reorder() {
     check_launch();
 }
 
+void CudaSimulator::Impl::enqueue_sph_density(const Params& p, const SphConstants& c) {
+    const int block = sph_block_size();
+    sph_density_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(views(), grid, p,
+                                                                            domain, c, sph_list());
+    check_launch();
+}
+
 void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (count == 0) return;
     if (p.model == Model::Sph) {  // density, then forces with the drift fused in
         const SphConstants c = sph_constants(p);
-        const SphList list{sph_index.data(), sph_count.data(), sph_pressure_term.data()};
+        enqueue_sph_density(p, c);
         const int block = sph_block_size();
-        const uint32_t blocks = blocks_for(count, block);
-        sph_density_kernel<<<blocks, block, 0, stream.get()>>>(views(), grid, p, domain, c, list);
-        check_launch();
-        sph_force_kernel<<<blocks, block, 0, stream.get()>>>(views(), grid, p, domain, c, list);
+        sph_force_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(
+            views(), grid, p, domain, c, sph_list());
         check_launch();
         return;
     }
@@ -366,13 +371,9 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
         // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
         m.enqueue_grid();
         m.enqueue_reorder();
-        const SphList list{m.sph_index.data(), m.sph_count.data(), m.sph_pressure_term.data()};
-        const int block = m.sph_block_size();
-        const uint32_t blocks = blocks_for(m.count, block);
-        sph_density_kernel<<<blocks, block, 0, m.stream.get()>>>(
-            m.views(), m.grid, params, m.domain, sph_constants(params), list);
-        m.check_launch();
-        sph_density_to_state_kernel<<<blocks, block, 0, m.stream.get()>>>(m.views());
+        m.enqueue_sph_density(params, sph_constants(params));
+        sph_density_to_state_kernel<<<blocks_for(m.count, 256), 256, 0, m.stream.get()>>>(
+            m.views());
         m.check_launch();
     }
     m.sync();  // the host vectors above must outlive the copies

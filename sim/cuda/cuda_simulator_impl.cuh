@@ -11,8 +11,10 @@
 #include "sim/cuda/device_buffer.h"
 #include "sim/cuda/persistent_step.h"
 #include "sim/cuda/pinned_buffer.h"
+#include "sim/cuda/sph_list.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/dem_step.h"
+#include "sim/sph_kernel.h"
 
 namespace plab::sim::cuda {
 
@@ -131,6 +133,10 @@ struct CudaSimulator::Impl {
 
     // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
     // the GPU several times over, which small runs reach only by sharing a particle's rows.
+    // The SPH density pass (which also lists each particle's neighbours), and its lists.
+    void enqueue_sph_density(const Params& p, const SphConstants& c);
+    SphList sph_list() { return {sph_index.data(), sph_count.data(), sph_pressure_term.data()}; }
+
     // Threads per block for the SPH kernels: the option, capped by what their registers allow.
     int sph_block_size() const;
 

@@ -11,19 +11,11 @@
 // than slots (a rare, very compressed one) is marked and scans its candidates again.
 #include <cstdint>
 
+#include "sim/cuda/sph_list.h"
 #include "sim/sph_step.h"
 
 namespace plab::sim::cuda {
 
-inline constexpr uint32_t kSphListSlots = 64;
-inline constexpr uint32_t kSphListOverflow = 0xffffffffu;
-
-struct SphList {
-    uint32_t* index = nullptr;  // kSphListSlots × count, slot-major
-    uint32_t* count = nullptr;  // per sorted particle; kSphListOverflow when it did not fit
-    float* pressure_term = nullptr;  // per sorted particle: p/ρ², so the force pass reads
-                                     // each neighbour's instead of computing it 55 times
-};
 
 __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
                                    SphConstants c, SphList list) {
