@@ -160,6 +160,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     validate_cmd->add_option("--depth", validate.depth, "Dam break: particle layers across the tank")
         ->capture_default_str();
+    validate_cmd->add_option("--settle", validate.settle,
+                             "Hydrostatic: seconds to settle before measuring (0: about ten "
+                             "sloshing periods)")
+        ->capture_default_str();
     validate_cmd->add_option("--out", validate_out, "Folder for the case's CSV")
         ->capture_default_str();
 

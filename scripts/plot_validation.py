@@ -79,11 +79,15 @@ def plot_hydrostatic(results, out, plt):
                 label=label(meta))
         ax.plot([r["expected_pa"] for r in rows], [r["y_m"] / h for r in rows], "k--",
                 linewidth=1)
+        if "expected_placed_pa" in rows[0]:
+            ax.plot([r["expected_placed_pa"] for r in rows], [r["y_m"] / h for r in rows],
+                    "k:", linewidth=1)
         checked = [r for r in rows if r["checked"] > 0]
         if checked:
             ax.axhspan(min(r["y_m"] for r in checked) / h, max(r["y_m"] for r in checked) / h,
                        color="0.92")
-    ax.plot([], [], "k--", label="ρ₀ g (H − y)")
+    ax.plot([], [], "k--", label="ρ₀ g (H − y), H: where the pressure vanishes")
+    ax.plot([], [], "k:", label="ρ₀ g (H − y), H: as placed")
     ax.set_xlabel("pressure (Pa)")
     ax.set_ylabel("y / H")
     ax.set_title("Hydrostatic tank (shaded: the depths checked)")

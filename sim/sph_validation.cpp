@@ -175,6 +175,27 @@ DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until,
     return best;
 }
 
+PressureFit fit_pressure(const DepthProfile& prof, double y_lo, double y_hi, double rho0_g) {
+    PLAB_REQUIRE(rho0_g > 0, "pressure fit: rho0 g must be positive");
+    double n = 0, sy = 0, sp = 0, syy = 0, syp = 0;
+    for (std::size_t k = 0; k < prof.y.size(); ++k) {
+        if (prof.count[k] == 0 || prof.y[k] < y_lo || prof.y[k] > y_hi) continue;
+        n += 1;
+        sy += prof.y[k];
+        sp += prof.pressure[k];
+        syy += prof.y[k] * prof.y[k];
+        syp += prof.y[k] * prof.pressure[k];
+    }
+    PLAB_REQUIRE(n >= 2, "pressure fit: needs at least two layers with particles");
+    PressureFit fit;
+    fit.layers = static_cast<int>(n);
+    fit.slope = -(n * syp - sy * sp) / (n * syy - sy * sy);
+    // With the slope fixed, each layer says the surface is at y + p/(ρ₀ g); least squares
+    // takes their mean.
+    fit.surface = (sy + sp / rho0_g) / n;
+    return fit;
+}
+
 DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
                              double gap) {
     PLAB_REQUIRE(snapshots >= 1, "hydrostatic: at least one snapshot");

@@ -72,6 +72,17 @@ struct DelayFit {
 };
 DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until, double max_delay);
 
+// The hydrostatic law fitted to the profile's layers with y in [y_lo, y_hi]:
+// `surface`: the height where p = ρ₀ g (surface − y) vanishes with the slope held at ρ₀ g
+//   (the least-squares H for the law itself: the free surface the pressure field sees);
+// `slope`: the free least-squares slope dp/dy, negated, in Pa/m (ρ₀ g for water at rest,
+//   a little more where the weakly compressible liquid is compressed).
+struct PressureFit {
+    double surface = 0, slope = 0;
+    int layers = 0;
+};
+PressureFit fit_pressure(const DepthProfile& prof, double y_lo, double y_hi, double rho0_g);
+
 // The hydrostatic run: settle for `settle` seconds, then average the depth profile of
 // `snapshots` snapshots `gap` seconds apart (single snapshots carry the acoustic noise of a
 // weakly compressible liquid). The simulator is reset to the case.
