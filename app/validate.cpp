@@ -56,7 +56,7 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
                    100 * (near->z / ref.z - 1));
     }
     const sim::DelayFit fit = sim::fit_start_delay(front, 3.0, 0.5);
-    out << fmt("with the start delayed by ΔT = %.2f (the experiment's gate), worst error %.1f%%\n",
+    out << fmt("with the start delayed by ΔT = %.2f (the experiment's release), worst error %.1f%%\n",
                fit.delay, 100 * fit.worst);
     const bool pass = worst <= 0.10;
     out << fmt("worst front error for T in [0.41, 3]: %.1f%% (threshold 10%%): ", 100 * worst)

@@ -72,27 +72,37 @@ def plot_dam_break(results, out, plt):
 
 
 def plot_hydrostatic(results, out, plt):
-    fig, ax = plt.subplots(figsize=(6, 6))
+    fig, (ax, err) = plt.subplots(1, 2, figsize=(11, 6), sharey=True)
     for meta, rows in results:
         h = float(meta.get("H_m", "nan"))
-        ax.plot([r["pressure_pa"] for r in rows], [r["y_m"] / h for r in rows], ".-",
-                label=label(meta))
+        line, = ax.plot([r["pressure_pa"] for r in rows], [r["y_m"] / h for r in rows], ".-",
+                        label=label(meta))
         ax.plot([r["expected_pa"] for r in rows], [r["y_m"] / h for r in rows], "k--",
                 linewidth=1)
-        if "expected_placed_pa" in rows[0]:
-            ax.plot([r["expected_placed_pa"] for r in rows], [r["y_m"] / h for r in rows],
-                    "k:", linewidth=1)
         checked = [r for r in rows if r["checked"] > 0]
         if checked:
             ax.axhspan(min(r["y_m"] for r in checked) / h, max(r["y_m"] for r in checked) / h,
                        color="0.92")
+            # Relative error of every checked layer, against the settled surface (the
+            # criterion) and, dotted, against the height the column was placed at.
+            err.plot([100 * (r["pressure_pa"] / r["expected_pa"] - 1) for r in checked],
+                     [r["y_m"] / h for r in checked], ".-", color=line.get_color())
+            if "expected_placed_pa" in checked[0]:
+                err.plot([100 * (r["pressure_pa"] / r["expected_placed_pa"] - 1) for r in checked],
+                         [r["y_m"] / h for r in checked], ":", color=line.get_color())
     ax.plot([], [], "k--", label="ρ₀ g (H − y), H: where the pressure vanishes")
-    ax.plot([], [], "k:", label="ρ₀ g (H − y), H: as placed")
     ax.set_xlabel("pressure (Pa)")
     ax.set_ylabel("y / H")
     ax.set_title("Hydrostatic tank (shaded: the depths checked)")
     ax.grid(True, alpha=0.3)
     ax.legend()
+    err.axvspan(-5, 5, color="0.92")
+    err.plot([], [], "k.-", label="against H where the pressure vanishes")
+    err.plot([], [], "k:", label="against H as placed")
+    err.set_xlabel("pressure error (%), checked depths")
+    err.set_title("p / ρ₀ g (H − y) − 1 (shaded: ±5%)")
+    err.grid(True, alpha=0.3)
+    err.legend()
     path = os.path.join(out, "hydrostatic.png")
     fig.savefig(path, dpi=120, bbox_inches="tight")
     return path

@@ -65,8 +65,8 @@ std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double 
 
 // The start delay ΔT in [0, max_delay] (steps of 0.01) that brings the simulated front
 // closest to Martin & Moyce's points (T ≤ `until`), compared as Z_sim(T − ΔT) against Z(T);
-// returns the delay and the worst relative error at it. (The measured column started slowly,
-// behind a gate being lifted; a simulated one is released at once.)
+// returns the delay and the worst relative error at it. (The measured column started slowly
+// as its support was removed; a simulated one is released at once.)
 struct DelayFit {
     double delay = 0, worst = 0;
 };
