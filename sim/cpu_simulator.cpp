@@ -244,7 +244,10 @@ void CpuSimulator::sph_forces(const StepBuffers& b, const Params& p, StageTiming
     const SphConstants c = sph_constants(p);
     const auto start = Clock::now();
     parallel_for(b.count, [&](uint32_t i) { sph_density_particle(i, b, g, p, d, c); });
-    parallel_for(b.count, [&](uint32_t i) { sph_force_particle(i, b, g, p, d, c); });
+    pressure_term_.resize(b.count);
+    float* terms = pressure_term_.data();
+    parallel_for(b.count, [&](uint32_t i) { terms[i] = sph_pressure_term(b.sorted_vel[i].w, c); });
+    parallel_for(b.count, [&](uint32_t i) { sph_force_particle(i, b, g, p, d, c, terms); });
     t.forces_ms = ms_between(start, Clock::now());
     t.integrate_fused = true;
 }

@@ -53,6 +53,7 @@ private:
     SimulatorOptions options_;
     std::string notes_;  // option_notes(): why sorted_memory off was not applied
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
+    std::vector<float> pressure_term_;  // SPH: p/ρ² per sorted particle, after the density
     // double_state: the state in double (A and S), allocated while the option is on.
     std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
     bool hi_active_ = false;  // the double state holds the current state

@@ -80,10 +80,12 @@ PLAB_HD inline float sph_pressure_term(float density, const SphConstants& c) {
     return fast_divide(sph_pressure(density, c), density * density);
 }
 
+// `pressure_terms`: p/ρ² of every sorted particle, computed once after the density pass
+// (a power of the density: worth doing once a particle rather than once a pair).
 PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float density,
                                          const StepBuffers& b, const GridSpec& g,
-                                         const SphConstants& c) {
-    const float own = sph_pressure_term(density, c);
+                                         const SphConstants& c, const float* pressure_terms) {
+    const float own = pressure_terms[i];
     SphPairSums s{};
     for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
         if (j == i) return;
@@ -91,7 +93,7 @@ PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float d
         const float r2 = length_squared(r);
         if (r2 >= c.reach2) return;
         const Float4 other = load(b.sorted_vel + j);
-        sph_add_pair(s, r, r2, vel, density, own, other, sph_pressure_term(other.w, c), c);
+        sph_add_pair(s, r, r2, vel, density, own, other, pressure_terms[j], c);
     });
     return s;
 }
@@ -150,10 +152,11 @@ PLAB_HD inline void sph_finish_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32
 }
 
 PLAB_HD inline void sph_force_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
-                                       const Params& p, const Domain& d, const SphConstants& c) {
+                                       const Params& p, const Domain& d, const SphConstants& c,
+                                       const float* pressure_terms) {
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     const Float4 vel = load(b.sorted_vel + i);
-    const SphPairSums sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c);
+    const SphPairSums sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c, pressure_terms);
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
 }
 
