@@ -66,13 +66,13 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
 
 bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     PLAB_REQUIRE(c.resolution >= 10 && c.resolution <= 400, "--resolution must be in [10, 400]");
+    PLAB_REQUIRE(c.settle >= 0 && c.settle <= 60, "--settle must be in [0, 60] s (0: automatic)");
     const sim::SphCase sc = sim::hydrostatic_case(c.resolution, 2 * c.resolution);
     out << "hydrostatic tank: depth H = " << sc.a << " m, " << sc.particles
         << " particles, sound speed " << sc.params.sound_speed << " m/s, dt " << sc.params.dt
         << " s\n";
     // Settle for about ten sloshing periods of the tank unless told, then average 20
     // snapshots.
-    PLAB_REQUIRE(c.settle >= 0 && c.settle <= 60, "--settle must be in [0, 60] s (0: automatic)");
     const double settle = c.settle > 0 ? c.settle : std::max(0.4, 8.0 * std::sqrt(sc.a / 9.81));
     const sim::DepthProfile prof = sim::run_hydrostatic(sim, sc, settle, 20, 0.01);
     const double spacing = 2.0 * sc.params.radius, g = 9.81, rho0 = sc.params.rest_density;
