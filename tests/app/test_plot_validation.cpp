@@ -1,0 +1,105 @@
+// scripts/plot_validation.py draws the shipped validation data (docs/validation) into PNG
+// files, fits the same start delay as sim::fit_start_delay, and refuses folders without data.
+// Needs matplotlib for /usr/bin/python3 (Debian python3-matplotlib); skipped without it.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/sph_validation.h"
+
+namespace plab::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kPython = "/usr/bin/python3";
+const fs::path kData = PLAB_VALIDATION_DIR;
+
+int run(const std::string& command) {
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+class PlotValidation : public testing::Test {
+  protected:
+    void SetUp() override {
+        if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " is not installed";
+        if (run(std::string(kPython) + " -c 'import matplotlib' 2>/dev/null") != 0)
+            GTEST_SKIP() << "matplotlib is not importable by " << kPython
+                         << " (Debian: python3-matplotlib, see scripts/setup.sh)";
+        dir_ = fs::path(testing::TempDir()) / "plab_plot_validation";
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        if (!dir_.empty()) fs::remove_all(dir_);
+    }
+
+    int plot(const std::string& folders) {
+        const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
+                           (dir_ / "png").string() + " " + folders + " >" +
+                           (dir_ / "out.txt").string() + " 2>" + (dir_ / "err.txt").string());
+        out_ = slurp(dir_ / "out.txt");
+        err_ = slurp(dir_ / "err.txt");
+        return rc;
+    }
+
+    fs::path dir_;
+    std::string out_, err_;
+};
+
+bool is_png(const fs::path& p) {
+    return slurp(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0;
+}
+
+// The shipped CI-resolution front, as `particle-lab validate` wrote it.
+std::vector<FrontSample> shipped_front() {
+    std::ifstream f(kData / "dam_break_20" / "dam_break.csv");
+    std::vector<FrontSample> front;
+    std::string line;
+    while (std::getline(f, line)) {
+        FrontSample s{};
+        if (std::sscanf(line.c_str(), "%lf,%lf", &s.t, &s.z) == 2) front.push_back(s);
+    }
+    return front;
+}
+
+TEST_F(PlotValidation, DrawsTheShippedDataAndFitsTheSameDelayAsValidate) {
+    ASSERT_EQ(plot((kData / "dam_break_20").string() + " " + (kData / "hydrostatic_10").string()),
+              0)
+        << err_;
+    EXPECT_TRUE(is_png(dir_ / "png" / "dam_break.png"));
+    EXPECT_TRUE(is_png(dir_ / "png" / "hydrostatic.png"));
+    const auto front = shipped_front();
+    ASSERT_GT(front.size(), 100u);
+    const DelayFit fit = fit_start_delay(front, 3.0, 0.5);
+    char want[128];
+    std::snprintf(want, sizeof want, "start delayed by %.2f, worst error %.2f%%", fit.delay,
+                  100 * fit.worst);
+    EXPECT_NE(out_.find(want), std::string::npos) << "expected '" << want << "' in\n" << out_;
+}
+
+TEST_F(PlotValidation, RefusesAFolderWithoutData) {
+    fs::create_directories(dir_ / "empty");
+    EXPECT_EQ(plot((dir_ / "empty").string()), 2);
+    EXPECT_NE(err_.find("holds neither dam_break.csv nor hydrostatic.csv"), std::string::npos)
+        << err_;
+}
+
+}  // namespace
+}  // namespace plab::sim
