@@ -145,6 +145,14 @@ PLAB_HD inline void for_each_wall(Vec3 pos, const Params& p, Vec3 lo, Vec3 hi, f
 template <typename Visit>
 PLAB_HD inline void for_each_wall_overlap(Vec3 pos, Vec3 lo, Vec3 hi, float dx, float reach,
                                           Visit&& visit) {
+    // Most particles are near one wall or none: decide that on scalars first, so that the
+    // arrays below (indexed at run time, hence kept in local memory on the GPU) are only
+    // written for particles at an edge or a corner.
+    const float half = 0.5f * dx;
+    auto near = [&](float p, float l, float h) {  // the test `near_axis` makes below
+        return fmaxf(p - l, 0.f) + half < reach || fmaxf(h - p, 0.f) + half < reach ? 1 : 0;
+    };
+    if (near(pos.x, lo.x, hi.x) + near(pos.y, lo.y, hi.y) + near(pos.z, lo.z, hi.z) < 2) return;
     // Per axis, the first mirror layer's offset (particle − image) if within reach, else 0;
     // a near high wall gives a negative offset. A thin axis may have both.
     float first[3][2];
