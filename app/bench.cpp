@@ -1,6 +1,5 @@
 #include "app/bench.h"
 
-#include <cstdio>
 #include <ostream>
 #include <string>
 
@@ -8,6 +7,7 @@
 #include "app/percentile.h"
 #include "sim/divergence.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 #include "sim/sph_kernel.h"
 #if PLAB_HAS_RENDER
 #include "app/frame_bench.h"
@@ -22,11 +22,7 @@
 namespace plab::app {
 namespace {
 
-std::string fmt(const char* format, double a, double b = 0, double c = 0) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, format, a, b, c);
-    return buf;
-}
+using sim::format_numbers;
 
 void print_stage(std::ostream& out, const char* name, const std::vector<double>& ms) {
     out << percentile_row(name, ms, 16);
@@ -66,10 +62,10 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
     out << "  model        " << sim::model_name(run.params().model) << ", " << run.label() << "\n";
     out << "  particles    " << particles << "\n";
-    out << "  domain       " << fmt("[%g, %g] x ", lo.x, hi.x) << fmt("[%g, %g] x ", lo.y, hi.y)
-        << fmt("[%g, %g] m", lo.z, hi.z) << ", grid " << initial.grid.dim_x << "x"
-        << initial.grid.dim_y << "x" << initial.grid.dim_z << " = "
-        << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
+    out << "  domain       " << format_numbers("[%g, %g] x ", lo.x, hi.x)
+        << format_numbers("[%g, %g] x ", lo.y, hi.y) << format_numbers("[%g, %g] m", lo.z, hi.z)
+        << ", grid " << initial.grid.dim_x << "x" << initial.grid.dim_y << "x" << initial.grid.dim_z
+        << " = " << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
     out << "  memory       "
         << (c.unsorted ? "particles left unsorted (neighbours read through the cell index)"
                        : "particles copied into cell order every step")
@@ -78,9 +74,9 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
     if (cuda) {
 #if PLAB_HAS_CUDA
-        out << fmt("  GPU memory   %.1f MiB for the state and grid\n",
-                   sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) /
-                       1048576.0);
+        out << format_numbers(
+            "  GPU memory   %.1f MiB for the state and grid\n",
+            sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) / 1048576.0);
 #endif
         out << "  launch       "
             << (c.persistent ? "one persistent cooperative kernel per step"
@@ -137,9 +133,11 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const double step_ms = median(timing_column(measured, &sim::StageTimings::total_ms));
     const double per_s = 1000.0 * c.steps / wall_ms;
     out << "\n";
-    out << fmt("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
-    out << fmt("  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured steps)\n",
-               per_s, per_s * static_cast<double>(particles));
+    out << format_numbers("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
+    out << format_numbers(
+        "  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured "
+        "steps)\n",
+        per_s, per_s * static_cast<double>(particles));
 
     const sim::SimStats st = simulator->stats(params);
     // The work the force pass did per particle on the final state (explains its time).
@@ -147,17 +145,19 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const sim::NeighbourStats ns =
         sim::neighbour_stats(simulator->download(), grid, initial.grid,
                              0.5f * sim::interaction_range(params));
-    out << fmt("  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
+    out << format_numbers(
+               "  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
                ns.mean_candidates, ns.mean_contacts, ns.max_candidates)
-        << fmt(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
-    out << fmt("  final state   max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
-               st.kinetic_energy)
+        << format_numbers(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
+    out << format_numbers("  final state   max speed %.4g m/s, kinetic energy %.4g J, ",
+                          st.max_speed, st.kinetic_energy)
         << st.non_finite << " non-finite particles\n";
     if (params.model == sim::Model::Sph)
-        out << fmt("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ", st.density_min,
-                   st.density_max, st.density_mean)
-            << fmt("CFL number %.3f, dt limit %.3g s\n", sim::sph_courant_number(params, st.max_speed),
-                   sim::sph_max_dt(params, st.max_speed));
+        out << format_numbers("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ",
+                              st.density_min, st.density_max, st.density_mean)
+            << format_numbers("CFL number %.3f, dt limit %.3g s\n",
+                              sim::sph_courant_number(params, st.max_speed),
+                              sim::sph_max_dt(params, st.max_speed));
     const std::string why = sim::divergence_reason(st, params);
     if (!why.empty()) out << "  DIVERGED      " << why << "\n";
 }

@@ -3,28 +3,24 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 #include <sstream>
 
 #include "app/output_file.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 #include "sim/sph_validation.h"
 
 namespace plab::app {
 namespace {
+
+using sim::format_numbers;
 
 // DIR/<name> with `text`, every file call checked (app/output_file.h).
 void write_csv(const std::filesystem::path& dir, const std::string& name,
                const std::ostringstream& text) {
     make_folder(dir);
     write_whole_file(dir / name, text.str());
-}
-
-std::string fmt(const char* format, double a, double b = 0, double c = 0, double d = 0) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, format, a, b, c, d);
-    return buf;
 }
 
 bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
@@ -52,14 +48,16 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
         const auto near = std::min_element(front.begin(), front.end(), [&](auto a, auto b) {
             return std::abs(a.t - ref.t) < std::abs(b.t - ref.t);
         });
-        out << fmt("  %5.2f   %16.2f   %11.3f   %+5.1f%%\n", ref.t, ref.z, near->z,
-                   100 * (near->z / ref.z - 1));
+        out << format_numbers("  %5.2f   %16.2f   %11.3f   %+5.1f%%\n", ref.t, ref.z, near->z,
+                              100 * (near->z / ref.z - 1));
     }
     const sim::DelayFit fit = sim::fit_start_delay(front, 3.0, 0.5);
-    out << fmt("with the start delayed by ΔT = %.2f (the experiment's release), worst error %.1f%%\n",
-               fit.delay, 100 * fit.worst);
+    out << format_numbers(
+        "with the start delayed by ΔT = %.2f (the experiment's release), worst error %.1f%%\n",
+        fit.delay, 100 * fit.worst);
     const bool pass = worst <= 0.10;
-    out << fmt("worst front error for T in [0.41, 3]: %.1f%% (threshold 10%%): ", 100 * worst)
+    out << format_numbers("worst front error for T in [0.41, 3]: %.1f%% (threshold 10%%): ",
+                          100 * worst)
         << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
     return pass;
 }
@@ -81,7 +79,7 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
     const sim::PressureFit fit = sim::fit_pressure(prof, y_lo, y_hi, rho0 * g);
     out << "settled: top particle layer at " << prof.surface - 0.5 * spacing
         << " m; the pressure vanishes at H = " << fit.surface << " m (placed at " << sc.a
-        << " m); free slope " << fmt("%.4f", fit.slope / (rho0 * g)) << " rho0 g\n";
+        << " m); free slope " << format_numbers("%.4f", fit.slope / (rho0 * g)) << " rho0 g\n";
     const auto path = c.out / "hydrostatic.csv";
     std::ostringstream f;
     f << "# case=hydrostatic H_m=" << sc.a << " particles=" << sc.particles
@@ -104,14 +102,15 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
         worst_density = std::max(worst_density, std::abs(prof.density[k] / rho0 - 1));
     }
     write_csv(c.out, "hydrostatic.csv", f);
-    out << fmt("against the placed height instead: worst pressure error %.1f%%\n",
-               100 * worst_placed);
+    out << format_numbers("against the placed height instead: worst pressure error %.1f%%\n",
+                          100 * worst_placed);
     const double sink = std::abs(sc.a - fit.surface) < 5e-5 ? 0.0 : sc.a - fit.surface;
     const bool pass = worst <= 0.05 && worst_density <= 0.01 && std::abs(sink) <= spacing;
-    out << fmt("worst pressure error %.1f%% (threshold 5%%), worst density error %.2f%% "
+    out << format_numbers(
+               "worst pressure error %.1f%% (threshold 5%%), worst density error %.2f%% "
                "(threshold 1%%), surface %.1f mm below the placed height (threshold one spacing, ",
                100 * worst, 100 * worst_density, 1000 * sink)
-        << fmt("%.0f mm): ", 1000 * spacing) << (pass ? "PASS" : "FAIL") << "\nwrote "
+        << format_numbers("%.0f mm): ", 1000 * spacing) << (pass ? "PASS" : "FAIL") << "\nwrote "
         << path.string() << "\n";
     return pass;
 }
@@ -134,7 +133,7 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
         throw Error("unknown validation case '" + c.which + "'; available: dam-break, hydrostatic");
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out << fmt("wall time %.1f s\n", s);
+    out << format_numbers("wall time %.1f s\n", s);
     return pass;
 }
 

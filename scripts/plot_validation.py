@@ -53,6 +53,16 @@ def label(meta):
     return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')})"
 
 
+def finish(fig, axes, out, name):
+    """A grid and the legend on every axis, then the figure as out/name; returns the path."""
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    path = os.path.join(out, name)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    return path
+
+
 def interpolate(rows, t):
     """Z at T by linear interpolation (the first sample before the start)."""
     if t <= rows[0]["T"]:
@@ -93,11 +103,7 @@ def plot_dam_break(results, out, plt):
     ax.set_xlabel("T = t √(2g/a)")
     ax.set_ylabel("Z = front / a")
     ax.set_title("Dam break, n² = 2: surge front")
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    path = os.path.join(out, "dam_break.png")
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    return path
+    return finish(fig, [ax], out, "dam_break.png")
 
 
 def plot_hydrostatic(results, out, plt):
@@ -123,18 +129,12 @@ def plot_hydrostatic(results, out, plt):
     ax.set_xlabel("pressure (Pa)")
     ax.set_ylabel("y / H")
     ax.set_title("Hydrostatic tank (shaded: the depths checked)")
-    ax.grid(True, alpha=0.3)
-    ax.legend()
     err.axvspan(-5, 5, color="0.92")
     err.plot([], [], "k.-", label="against H where the pressure vanishes")
     err.plot([], [], "k:", label="against H as placed")
     err.set_xlabel("pressure error (%), checked depths")
     err.set_title("p / ρ₀ g (H − y) − 1 (shaded: ±5%)")
-    err.grid(True, alpha=0.3)
-    err.legend()
-    path = os.path.join(out, "hydrostatic.png")
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    return path
+    return finish(fig, [ax, err], out, "hydrostatic.png")
 
 
 def main(argv):

@@ -243,10 +243,12 @@ void CpuSimulator::sph_forces(const StepBuffers& b, const Params& p, StageTiming
     const Domain d = domain_;
     const SphConstants c = sph_constants(p);
     const auto start = Clock::now();
-    parallel_for(b.count, [&](uint32_t i) { sph_density_particle(i, b, g, p, d, c); });
     pressure_term_.resize(b.count);
     float* terms = pressure_term_.data();
-    parallel_for(b.count, [&](uint32_t i) { terms[i] = sph_pressure_term(b.sorted_vel[i].w, c); });
+    parallel_for(b.count, [&](uint32_t i) {
+        sph_density_particle(i, b, g, p, d, c);
+        terms[i] = sph_pressure_term(b.sorted_vel[i].w, c);
+    });
     parallel_for(b.count, [&](uint32_t i) { sph_force_particle(i, b, g, p, d, c, terms); });
     t.forces_ms = ms_between(start, Clock::now());
     t.integrate_fused = true;

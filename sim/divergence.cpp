@@ -1,25 +1,20 @@
 #include "sim/divergence.h"
 
 #include <cmath>
-#include <cstdio>
 
+#include "sim/format_numbers.h"
 #include "sim/sph_kernel.h"
 
 namespace plab::sim {
 namespace {
 
-std::string format(const char* fmt, double a, double b, double c = 0, double d = 0) {
-    char buf[400];
-    std::snprintf(buf, sizeof buf, fmt, a, b, c, d);
-    return buf;
-}
-
 std::string advice(const Params& p, float speed) {
     if (p.model == Model::Sph)
-        return format("Lower dt (now %g s; the CFL limit at this speed is %g s) or raise "
-                      "viscosity (now %g).",
-                      p.dt, sph_max_dt(p, std::isfinite(speed) ? speed : 0.f), p.viscosity);
-    return format("Lower dt (now %g s) or spring (now %g N/m).", p.dt, p.spring);
+        return format_numbers(
+            "Lower dt (now %g s; the CFL limit at this speed is %g s) or raise "
+            "viscosity (now %g).",
+            p.dt, sph_max_dt(p, std::isfinite(speed) ? speed : 0.f), p.viscosity);
+    return format_numbers("Lower dt (now %g s) or spring (now %g N/m).", p.dt, p.spring);
 }
 
 }  // namespace
@@ -30,14 +25,16 @@ std::string divergence_reason(const SimStats& s, const Params& p) {
                " particles have a NaN or infinite position or velocity. " +
                advice(p, s.max_speed);
     if (p.model == Model::Sph && s.max_speed > p.sound_speed)
-        return format("A particle moves at %.3g m/s, faster than the speed of sound (%g m/s): "
-                      "the liquid is no longer weakly compressible. ",
-                      s.max_speed, p.sound_speed) +
+        return format_numbers(
+                   "A particle moves at %.3g m/s, faster than the speed of sound (%g m/s): "
+                   "the liquid is no longer weakly compressible. ",
+                   s.max_speed, p.sound_speed) +
                advice(p, s.max_speed) + " Or raise sound_speed.";
     if (p.model == Model::Dem && s.max_speed * p.dt > 4.f * p.radius)
-        return format("A particle moves %.3g m per step, more than two diameters (%.3g m), so "
-                      "contacts are skipped. ",
-                      s.max_speed * p.dt, 4.f * p.radius) +
+        return format_numbers(
+                   "A particle moves %.3g m per step, more than two diameters (%.3g m), so "
+                   "contacts are skipped. ",
+                   s.max_speed * p.dt, 4.f * p.radius) +
                advice(p, s.max_speed);
     return {};
 }

@@ -2,39 +2,26 @@
 // Needs matplotlib for /usr/bin/python3 (Debian python3-matplotlib); skipped without it.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "app/plot_script.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kPython = "/usr/bin/python3";
-
-int run(const std::string& command) {
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+using plab::testing::kPython;
+using plab::testing::run_command;
+using plab::testing::slurp;
 
 class PlotBench : public testing::Test {
   protected:
     void SetUp() override {
-        if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " is not installed";
-        if (run(std::string(kPython) + " -c 'import matplotlib' 2>/dev/null") != 0)
-            GTEST_SKIP() << "matplotlib is not importable by " << kPython
-                         << " (Debian: python3-matplotlib, see scripts/setup.sh)";
+        if (const std::string why = plab::testing::why_plots_cannot_run(); !why.empty())
+            GTEST_SKIP() << why;
         dir_ = fs::path(testing::TempDir()) / "plab_plot_bench";
         fs::remove_all(dir_);
         fs::create_directories(dir_);
@@ -48,7 +35,7 @@ class PlotBench : public testing::Test {
     int plot(const std::string& csv) {
         const fs::path in = dir_ / "sweep.csv";
         std::ofstream(in) << csv;
-        const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " + in.string() +
+        const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " + in.string() +
                            " --out " + (dir_ / "png").string() + " >/dev/null 2>" +
                            (dir_ / "err.txt").string());
         err_ = slurp(dir_ / "err.txt");
@@ -107,7 +94,7 @@ TEST_F(PlotBench, MalformedCsvIsAClearError) {
     EXPECT_NE(err_.find("line 2: 4 cells, the header has 25"), std::string::npos) << err_;
     EXPECT_FALSE(fs::exists(dir_ / "png" / "step_ms.png"));
 
-    const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
+    const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
                        (dir_ / "missing.csv").string() + " 2>" + (dir_ / "err.txt").string());
     EXPECT_EQ(rc, 1);
     EXPECT_NE(slurp(dir_ / "err.txt").find("cannot read"), std::string::npos);

@@ -3,16 +3,13 @@
 // Needs matplotlib for /usr/bin/python3 (Debian python3-matplotlib); skipped without it.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "app/plot_script.h"
 #include "sim/sph_validation.h"
 
 namespace plab::sim {
@@ -20,29 +17,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kPython = "/usr/bin/python3";
 const fs::path kData = PLAB_VALIDATION_DIR;
 
-int run(const std::string& command) {
-    const int status = std::system(command.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using plab::testing::kPython;
+using plab::testing::run_command;
+using plab::testing::slurp;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-class PlotValidation : public testing::Test {
+class PlotValidation : public ::testing::Test {
   protected:
     void SetUp() override {
-        if (!fs::exists(kPython)) GTEST_SKIP() << kPython << " is not installed";
-        if (run(std::string(kPython) + " -c 'import matplotlib' 2>/dev/null") != 0)
-            GTEST_SKIP() << "matplotlib is not importable by " << kPython
-                         << " (Debian: python3-matplotlib, see scripts/setup.sh)";
-        dir_ = fs::path(testing::TempDir()) / "plab_plot_validation";
+        if (const std::string why = plab::testing::why_plots_cannot_run(); !why.empty())
+            GTEST_SKIP() << why;
+        dir_ = fs::path(::testing::TempDir()) / "plab_plot_validation";
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }
@@ -51,7 +37,7 @@ class PlotValidation : public testing::Test {
     }
 
     int plot(const std::string& folders) {
-        const int rc = run(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
+        const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
                            (dir_ / "png").string() + " " + folders + " >" +
                            (dir_ / "out.txt").string() + " 2>" + (dir_ / "err.txt").string());
         out_ = slurp(dir_ / "out.txt");
