@@ -51,7 +51,7 @@ run cpu_cuda --preset classic --steps 200 --warmup 50 --graph \
     --sweep particles=65536,262144,1048576 --sweep backend=cpu,cuda
 run render --backend cuda --preset classic --particles 1048576 --steps 100 --warmup 50 --graph \
     --sweep render=off,interop,host,pinned,pinned-async
-run block "${cuda[@]}" --graph --sweep "$sizes" --sweep block=32,64,128,256,512,1024
+run block "${cuda[@]}" --graph --sweep "$sizes" --sweep block_size=32,64,128,256,512,1024
 run scatter "${cuda[@]}" --graph --sweep "$sizes" --sweep scatter_forces=off,on
 run sorted "${cuda[@]}" --graph --sweep "$sizes" --sweep sorted_memory=on,off
 run double "${cuda[@]}" --graph --sweep "$sizes" --sweep double_state=off,on

@@ -70,7 +70,7 @@ void scatter_pass(const StepBuffers& b, const GridSpec& g, const Params& p) {
 
 }  // namespace
 
-CpuSimulator::CpuSimulator() = default;
+CpuSimulator::CpuSimulator() { set_options({}); }
 
 std::string CpuSimulator::device_name() const {
     return cpu_model() + " (OpenMP, " + std::to_string(omp_get_max_threads()) + " threads)";
@@ -84,6 +84,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     domain_ = initial.domain;
     grid_ = initial.grid;
     reset_params_ = params;
+    set_options(resolved_.requested);  // the model decides which variants apply
     hi_active_ = false;  // the next step starts the double state from this one
     pos_ = initial.pos;
     vel_ = initial.vel;
@@ -146,13 +147,13 @@ void CpuSimulator::grid_and_reorder() {
     std::exclusive_scan(cell_count_.begin(), cell_count_.end(), cell_start_.begin(), 0u);
 }
 
-void CpuSimulator::set_options(const SimulatorOptions& options) { options_ = options; }
+void CpuSimulator::set_options(const SimulatorOptions& options) {
+    resolved_ = resolve_options(options, reset_params_.model, DeviceCaps{Backend::Cpu});
+}
 
-// Starts or stops the double-precision state for a step with `p`; returns the notes on why a
-// requested double state does not run.
-std::string CpuSimulator::choose_precision(const Params& p) {
-    const bool applies = p.model == Model::Dem && options_.sorted_memory && !options_.scatter_forces;
-    const bool wanted = options_.double_state && applies;
+// Starts or stops the double-precision state for the next step.
+void CpuSimulator::choose_precision() {
+    const bool wanted = resolved_.effective.double_state;
     if (wanted && !hi_active_) {
         // Start from the current float state (exact: every float is a double).
         const std::size_t n = pos_.size();
@@ -166,14 +167,10 @@ std::string CpuSimulator::choose_precision(const Params& p) {
         }
     }
     hi_active_ = wanted;
-    if (options_.double_state && !applies)
-        return "double state applies to the DEM model with sorted memory and gathered forces; "
-               "the float state runs";
-    return {};
 }
 
 StageTimings CpuSimulator::substep(const Params& p) {
-    const std::string precision_notes = choose_precision(p);
+    choose_precision();
     const StepBuffers b = views();
     const GridSpec g = grid_;
     const Domain d = domain_;
@@ -182,12 +179,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
     grid_and_reorder();
     const auto t1 = Clock::now();
     // Unsorted memory scatters only the index (DEM only: the SPH passes read the sorted copy).
-    const bool sorted = options_.sorted_memory || p.model != Model::Dem;
-    notes_ = sorted == options_.sorted_memory
-                 ? ""
-                 : "unsorted memory applies to the DEM model only; the SPH passes read the "
-                   "cell-ordered copy, so particles are sorted";
-    if (!precision_notes.empty()) notes_ += (notes_.empty() ? "" : "; ") + precision_notes;
+    const bool sorted = resolved_.effective.sorted_memory;
     if (sorted)
         parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     else
@@ -215,7 +207,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
         t.integrate_fused = true;
         return t;
     }
-    if (options_.scatter_forces) {
+    if (resolved_.effective.scatter_forces) {
         scatter_forces(b, p);
     } else if (sorted) {
         parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
@@ -256,7 +248,7 @@ void CpuSimulator::sph_forces(const StepBuffers& b, const Params& p, StageTiming
 
 void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
     std::fill(force_.begin(), force_.end(), Float4{});
-    if (options_.sorted_memory)
+    if (resolved_.effective.sorted_memory)
         scatter_pass<Memory::Sorted>(b, grid_, p);
     else
         scatter_pass<Memory::Unsorted>(b, grid_, p);

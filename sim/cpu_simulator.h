@@ -33,11 +33,11 @@ public:
     void export_render_async(const RenderStyle& style) override;
     HostRenderFrame wait_export_async() override { return async_frame_; }
     void set_options(const SimulatorOptions& options) override;
-    std::string option_notes() const override { return notes_; }
+    const ResolvedOptions& effective_options() const override { return resolved_; }
 
 private:
     StageTimings substep(const Params& p);
-    std::string choose_precision(const Params& p);
+    void choose_precision();
     void scatter_forces(const StepBuffers& b, const Params& p);
     void sph_forces(const StepBuffers& b, const Params& p, StageTimings& t);
     void grid_and_reorder();
@@ -49,9 +49,9 @@ private:
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;
-    // Only scatter_forces and sorted_memory apply to this backend (the others are CUDA's).
-    SimulatorOptions options_;
-    std::string notes_;  // option_notes(): why sorted_memory off was not applied
+    // The requested variants and those that run here (scatter_forces, sorted_memory and
+    // double_state apply to this backend; the others are CUDA's).
+    ResolvedOptions resolved_;
     std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
     std::vector<float> pressure_term_;  // SPH: p/ρ² per sorted particle, after the density
     // double_state: the state in double (A and S), allocated while the option is on.

@@ -11,11 +11,10 @@
 #include "sim/color_map.h"
 #include "sim/params.h"
 #include "sim/scene.h"
+#include "sim/variants.h"
 #include "sim/vec.h"
 
 namespace plab::sim {
-
-enum class Backend { Auto, Cpu, Cuda };
 
 // Throws plab::Error naming the allowed values.
 Backend parse_backend(std::string_view name);
@@ -77,32 +76,6 @@ struct HostRenderFrame {
     std::size_t count = 0;
 };
 
-struct SimulatorOptions {
-    int block_size = 256;      // CUDA threads per block
-    bool use_graph = false;    // replay each step as a captured CUDA graph
-    int threads_per_particle = 0;  // CUDA force threads per particle: 1, 2, 4, 8; 0 = by N
-    bool fuse_integrate = true;    // CUDA: drift in the force kernel (no separate integrate)
-    bool contact_list = true;      // CUDA: find contacts first, then compute them (two passes)
-    // Both backends: each touching pair once, the opposite force added to the neighbour with
-    // an atomic add (instead of every particle gathering from all its neighbours).
-    bool scatter_forces = false;
-    // CUDA: the whole DEM step as one persistent cooperative kernel with grid-wide syncs
-    // between the stages (no launch per stage). Falls back to the normal launches, saying why
-    // in Simulator::option_notes(), where the device or the configuration cannot run it.
-    bool persistent_kernel = false;
-    // Both backends: copy the particles into cell order every step (neighbours adjacent in
-    // memory). Off: the grid is still built, but the force pass reads each neighbour through
-    // the cell-ordered index, wherever it lies in memory.
-    bool sorted_memory = true;
-    // Both backends: keep positions and velocities in double precision and integrate them in
-    // double; pair forces are still computed in float from a rounded copy. DEM with the
-    // (default) fused gather step only; elsewhere the float state runs and option_notes()
-    // says why.
-    bool double_state = false;
-
-    bool operator==(const SimulatorOptions&) const = default;
-};
-
 class Simulator {
 public:
     virtual ~Simulator() = default;
@@ -150,11 +123,18 @@ public:
     // Runs only the grid build and reorder on the current state and returns the result.
     virtual GridSnapshot build_grid() = 0;
 
+    // Requests step variants (sim/variants.h). Throws plab::Error on a value no backend takes,
+    // keeping the options it had.
     virtual void set_options(const SimulatorOptions& options) = 0;
-    // Why a requested option is not in effect (e.g. the persistent kernel on a device without
-    // cooperative launch), one sentence per option; empty when every option runs as asked.
-    // Reflects the last step (or set_options when none has run since).
-    virtual std::string option_notes() const { return {}; }
+    // The variants the steps run with on this backend and model (resolve_options), with a
+    // reason for each request not applied. Follows set_options and reset.
+    virtual const ResolvedOptions& effective_options() const = 0;
+    // Why requested variants are not in effect (e.g. the persistent kernel on a device without
+    // cooperative launch), one sentence each; empty when every asked variant runs.
+    std::string option_notes() const { return effective_options().text(); }
+    // How the step runs now, for reports: launch form, block size, threads per particle and
+    // force form on CUDA ("" on the CPU, whose loops have no shape to report).
+    virtual std::string launch_summary() const { return {}; }
 };
 
 // The simulator for `wanted`. With Backend::Auto it is CUDA when a device is usable and the

@@ -202,7 +202,7 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
     record(marks[4]);
 }
 
-int CudaSimulator::Impl::sph_block_size() const {
+int CudaSimulator::Impl::sph_block_limit() {
     // The SPH kernels need more registers than 1024 threads of one block can have.
     static const int limit = [] {
         cudaFuncAttributes density{}, force{};
@@ -210,7 +210,22 @@ int CudaSimulator::Impl::sph_block_size() const {
         PLAB_CUDA_CHECK(cudaFuncGetAttributes(&force, sph_force_kernel));
         return std::min(density.maxThreadsPerBlock, force.maxThreadsPerBlock) / 32 * 32;
     }();
-    return std::min(options.block_size, limit);
+    return limit;
+}
+
+int CudaSimulator::Impl::sph_block_size() const {
+    return std::min(options.block_size, sph_block_limit());
+}
+
+ResolvedOptions CudaSimulator::Impl::resolve(const SimulatorOptions& requested, Model model) {
+    DeviceCaps caps;
+    caps.backend = Backend::Cuda;
+    caps.sph_block_limit = sph_block_limit();
+    caps.persistent_unavailable = [this, model](const SimulatorOptions& e) {
+        return persistent.unavailable_reason(device, e, model,
+                                             e.sorted_memory ? Memory::Sorted : Memory::Unsorted);
+    };
+    return resolve_options(requested, model, caps);
 }
 
 namespace {
@@ -222,10 +237,8 @@ __global__ void widen_kernel(const Float4* in, Double4* out, uint32_t n) {
 
 }  // namespace
 
-std::string CudaSimulator::Impl::choose_precision(const Params& p, bool persistent_step) {
-    const bool applies = p.model == Model::Dem && memory == Memory::Sorted &&
-                         !options.scatter_forces && options.fuse_integrate && !persistent_step;
-    const bool wanted = options.double_state && applies && count > 0;
+void CudaSimulator::Impl::choose_precision() {
+    const bool wanted = options.double_state && count > 0;
     if (wanted && !hi_active) {
         // Checked like any growth, allocated here (never inside a captured step), and started
         // from the current float state (exact: every float is a double).
@@ -245,34 +258,11 @@ std::string CudaSimulator::Impl::choose_precision(const Params& p, bool persiste
     }
     if (wanted != hi_active) graph.reset();  // the captured step has the other buffers
     hi_active = wanted;
-    if (options.double_state && !applies)
-        return "Double state not used: it runs with the DEM model, sorted memory, gathered "
-               "forces and the fused integrate, without the persistent kernel. ";
-    return {};
 }
 
-bool CudaSimulator::Impl::choose_step(const Params& p) {
-    memory = options.sorted_memory || p.model != Model::Dem ? Memory::Sorted : Memory::Unsorted;
-    notes.clear();
-    if (memory == Memory::Sorted && !options.sorted_memory)
-        notes = "unsorted memory applies to the DEM model only; the SPH passes read the "
-                "cell-ordered copy, so particles are sorted. ";
-    if (p.model == Model::Sph && sph_block_size() < options.block_size)
-        notes += "The SPH kernels run " + std::to_string(sph_block_size()) +
-                 " threads per block: their registers do not fit " +
-                 std::to_string(options.block_size) + ". ";
-    bool use_persistent = options.persistent_kernel;
-    if (use_persistent) {
-        const std::string why = persistent.unavailable_reason(device, options, p, memory);
-        if (!why.empty()) {
-            notes += "Persistent kernel not used: " + why + ". ";
-            use_persistent = false;
-        } else if (options.use_graph) {
-            notes += "CUDA graph not used: the persistent kernel is already one launch per step. ";
-        }
-    }
-    notes += choose_precision(p, use_persistent);
-    return use_persistent;
+void CudaSimulator::Impl::choose_step() {
+    memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
+    choose_precision();
 }
 
 void CudaSimulator::Impl::substep_persistent(const Params& p) {
@@ -312,38 +302,40 @@ std::string CudaSimulator::device_name() const {
 }
 
 void CudaSimulator::set_options(const SimulatorOptions& options) {
-    const int b = options.block_size;
-    PLAB_REQUIRE(b >= 32 && b <= 1024 && b % 32 == 0,
-                 "CUDA block size must be a multiple of 32 in [32, 1024], got " +
-                     std::to_string(b));
-    const int t = options.threads_per_particle;
-    PLAB_REQUIRE(t == 0 || t == 1 || t == 2 || t == 4 || t == 8,
-                 "threads per particle must be 0 (automatic), 1, 2, 4 or 8, got " +
-                     std::to_string(t));
     Impl& m = *impl_;
-    if (options.scatter_forces && m.force.size() < m.count) {
-        // The scatter form needs its force buffer (16 B a particle), allocated here, not in a
-        // step; checked like any growth.
-        require_free_device_memory(m.force.growth_bytes(m.count), "the scatter force buffer",
-                                   sizeof(Float4));
-        m.sync();
-        m.graph.reset();
-        m.force.resize(m.count);
-    }
-    if (options.persistent_kernel && !m.persistent.reserved_for(m.grid.num_cells())) {
-        // The persistent kernel's scan keeps one total per 2048 cells: allocated here, not in
-        // a step, and checked like any growth.
-        require_free_device_memory(m.persistent.growth_bytes(m.grid.num_cells()),
-                                   "the persistent kernel's scan buffer");
-        m.sync();
-        m.persistent.reserve(m.grid.num_cells());
-    }
-    m.options = options;
+    ResolvedOptions r = m.resolve(options, m.reset_params.model);
+    // Buffers a variant needs (the scatter forces, the persistent kernel's scan) are allocated
+    // here, never in a step, and checked like any growth.
+    m.reserve(m.count, m.grid.num_cells(), m.reset_params.model == Model::Sph, r.effective);
+    m.resolved = std::move(r);
+    m.options = m.resolved.effective;
 }
 
-std::string CudaSimulator::option_notes() const { return impl_->notes; }
+const ResolvedOptions& CudaSimulator::effective_options() const { return impl_->resolved; }
 
-bool CudaSimulator::persistent_in_use() const { return impl_->persistent_used; }
+std::string CudaSimulator::launch_summary() const {
+    const Impl& m = *impl_;
+    const SimulatorOptions& o = m.options;
+    std::string s = o.persistent_kernel ? "one persistent cooperative kernel per step"
+                    : o.graph           ? "CUDA graph per step"
+                                        : "plain launches";
+    s += ", block " + std::to_string(o.block_size);
+    if (m.reset_params.model == Model::Sph)
+        return s + ", SPH density and force passes of " + std::to_string(m.sph_block_size()) +
+               " threads per block with neighbour lists";
+    s += ", force threads per particle " + std::to_string(m.force_group()) +
+         (o.threads_per_particle == 0 ? " (automatic)" : "");
+    s += o.fuse_integrate ? ", integrate fused into the force kernel"
+                          : ", integrate as its own kernel";
+    s += o.scatter_forces ? ", pair scatter with atomics"
+         : o.contact_list ? ", gather with contact list"
+                          : ", single-pass gather";
+    if (o.persistent_kernel && m.persistent.grid_blocks() > 0)
+        s += ", " + std::to_string(m.persistent.grid_blocks()) + " blocks (all resident at once)";
+    return s;
+}
+
+bool CudaSimulator::persistent_in_use() const { return impl_->options.persistent_kernel; }
 
 int CudaSimulator::persistent_grid_blocks() const { return impl_->persistent.grid_blocks(); }
 
@@ -353,7 +345,11 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
                  "initial state has different numbers of positions and velocities");
     Impl& m = *impl_;
     const std::size_t n = initial.pos.size();
-    reserve(n, initial.grid.num_cells(), params.model == Model::Sph);
+    // The model decides which variants apply.
+    ResolvedOptions variants = m.resolve(m.resolved.requested, params.model);
+    m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
+    m.resolved = std::move(variants);
+    m.options = m.resolved.effective;
     m.graph.reset();
     m.ring.clear();
 
@@ -384,10 +380,10 @@ void CudaSimulator::step(const Params& params) {
     Params p = params;
     keep_reset_params(p, impl_->reset_params);  // the grid was built for these; new ones need a reset
     for (int s = 0; s < p.substeps; ++s) {
-        impl_->persistent_used = impl_->choose_step(p);
-        if (impl_->persistent_used)
+        impl_->choose_step();
+        if (impl_->options.persistent_kernel)
             impl_->substep_persistent(p);
-        else if (impl_->options.use_graph)
+        else if (impl_->options.graph)
             impl_->substep_as_graph(p);
         else
             impl_->substep_with_stage_events(p);
@@ -403,7 +399,12 @@ std::vector<StageTimings> CudaSimulator::take_timings() {
 }
 
 void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool sph_lists) {
-    Impl& m = *impl_;
+    impl_->reserve(particles, grid_cells, sph_lists, impl_->options);
+}
+
+void CudaSimulator::Impl::reserve(std::size_t particles, std::size_t grid_cells, bool sph_lists,
+                                  const SimulatorOptions& variants) {
+    Impl& m = *this;
     const std::size_t n = particles;
     const std::size_t cells = grid_cells + 1;
     PLAB_REQUIRE(n <= 0xfffffffeull && cells <= 0xffffffffull,
@@ -417,8 +418,8 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool 
                                m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
                                m.cell_count.growth_bytes(cells) +
                                m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
-                               (m.options.scatter_forces ? m.force.growth_bytes(n) : 0) +
-                               (m.options.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
+                               (variants.scatter_forces ? m.force.growth_bytes(n) : 0) +
+                               (variants.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
                                                             : 0) +
                                (sph_lists ? m.sph_index.growth_bytes(n * kSphListSlots) +
                                                 m.sph_count.growth_bytes(n) +
@@ -435,8 +436,8 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool 
     m.cell_count.resize(cells);
     m.cell_start.resize(cells);
     m.scan_temp.resize(temp);
-    if (m.options.scatter_forces) m.force.resize(n);
-    if (m.options.persistent_kernel) m.persistent.reserve(grid_cells);
+    if (variants.scatter_forces) m.force.resize(n);
+    if (variants.persistent_kernel) m.persistent.reserve(grid_cells);
     if (sph_lists) {
         m.sph_index.resize(n * kSphListSlots);
         m.sph_count.resize(n);

@@ -28,7 +28,8 @@ public:
     void export_render_async(const RenderStyle& style) override;
     HostRenderFrame wait_export_async() override;
     void set_options(const SimulatorOptions& options) override;
-    std::string option_notes() const override;
+    const ResolvedOptions& effective_options() const override;
+    std::string launch_summary() const override;
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
     // free memory first: a request that does not fit throws plab::Error (with the largest
@@ -38,7 +39,7 @@ public:
 
     // Threads the force kernel gives each particle now (the automatic choice resolved).
     int force_threads_per_particle() const;
-    // Whether the last step ran as one persistent kernel (asked for and not refused).
+    // Whether the steps run as one persistent kernel (asked for and not refused).
     bool persistent_in_use() const;
     // Blocks of the last persistent launch (what fits on the GPU at once), 0 before any.
     int persistent_grid_blocks() const;

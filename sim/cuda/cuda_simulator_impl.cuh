@@ -38,6 +38,9 @@ struct DeviceStats {
 };
 
 struct CudaSimulator::Impl {
+    // The requested variants and those that run (resolve_options); `options` is the effective
+    // set every stage reads.
+    ResolvedOptions resolved;
     SimulatorOptions options;
     int device = 0;
     Stream stream = make_stream();
@@ -81,8 +84,6 @@ struct CudaSimulator::Impl {
     // This step's memory layout: unsorted when options.sorted_memory is off and the model is
     // DEM (the other passes read the sorted copy).
     Memory memory = Memory::Sorted;
-    std::string notes;  // option_notes(): why a requested option is not in effect
-    bool persistent_used = false;  // the last step ran as one persistent kernel
 
     StepBuffers views() const {
         StepBuffers b;
@@ -107,9 +108,14 @@ struct CudaSimulator::Impl {
         return b;
     }
 
-    // Starts or stops the double-precision state for a step with `p` (allocating it and
-    // starting it from the float state); returns why a requested one does not run.
-    std::string choose_precision(const Params& p, bool persistent_step);
+    // Starts or stops the double-precision state for the next step (allocating it and
+    // starting it from the float state).
+    void choose_precision();
+    // The variants that run for `requested` with `model` on this device.
+    ResolvedOptions resolve(const SimulatorOptions& requested, Model model);
+    // Grows every buffer for `n` particles in `cells` grid cells with `variants`; checks the
+    // free memory of the whole growth first and throws before touching anything.
+    void reserve(std::size_t n, std::size_t cells, bool sph_lists, const SimulatorOptions& variants);
 
     void check_launch() { PLAB_CUDA_CHECK(cudaGetLastError()); }
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }
@@ -128,8 +134,8 @@ struct CudaSimulator::Impl {
     void capture_graph(const Params& p);
     // The step as one persistent kernel, timed as a whole (cuda_simulator.cu).
     void substep_persistent(const Params& p);
-    // Sets `memory` and `notes` for a step with `p`; true when it runs as one persistent kernel.
-    bool choose_step(const Params& p);
+    // Sets `memory` and the precision for the next step.
+    void choose_step();
 
     // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
     // the GPU several times over, which small runs reach only by sharing a particle's rows.
@@ -139,6 +145,7 @@ struct CudaSimulator::Impl {
 
     // Threads per block for the SPH kernels: the option, capped by what their registers allow.
     int sph_block_size() const;
+    static int sph_block_limit();
 
     int force_group() const {
         if (reset_params.model == Model::Sph) return 1;  // the SPH passes use one thread each

@@ -141,10 +141,10 @@ std::size_t contact_list_bytes(const SimulatorOptions& o) {
 }  // namespace
 
 std::string PersistentStep::unavailable_reason(int device, const SimulatorOptions& o,
-                                               const Params& p, Memory memory) {
-    if (p.model != Model::Dem)
+                                               Model model, Memory memory) {
+    if (model != Model::Dem)
         return "the persistent kernel runs the DEM step only; the " +
-               std::string(model_name(p.model)) + " model uses the per-stage launches";
+               std::string(model_name(model)) + " model uses the per-stage launches";
     if (o.scatter_forces)
         return "the persistent kernel computes the gather form of the forces; scatter forces "
                "use the per-stage launches";

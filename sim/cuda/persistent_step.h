@@ -20,10 +20,10 @@ inline constexpr uint32_t kScanTile = 2048;
 
 class PersistentStep {
 public:
-    // Empty when `options` can run as one persistent kernel for `params` on `device`,
+    // Empty when `options` can run as one persistent kernel for `model` on `device`,
     // otherwise why not (a sentence the panel and bench show). Asks the device once.
     std::string unavailable_reason(int device, const SimulatorOptions& options,
-                                   const Params& params, Memory memory);
+                                   Model model, Memory memory);
 
     // Bytes reserve(cells) would add; reserve grows the scan's tile totals for `cells` grid
     // cells (+1 for the end entry), never in a step.

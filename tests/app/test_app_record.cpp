@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/recording.h"
+#include "app/lab/recording.h"
 #include "sim/params.h"
 
 namespace plab::app {

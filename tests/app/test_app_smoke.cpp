@@ -19,8 +19,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/app_config.h"
-#include "app/panel.h"
+#include "app/viewer/app_config.h"
+#include "app/viewer/panel.h"
 #include "render/orbit_camera.h"
 #include "sim/presets.h"
 

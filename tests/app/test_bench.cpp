@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "app/bench.h"
-#include "app/percentile.h"
+#include "app/lab/bench.h"
+#include "app/lab/percentile.h"
 #include "sim/error.h"
 
 namespace plab::app {

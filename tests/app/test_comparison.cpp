@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/comparison.h"
+#include "app/lab/comparison.h"
 #include "sim/error.h"
 
 namespace plab::app {

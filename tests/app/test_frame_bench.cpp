@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "app/bench.h"
+#include "app/lab/bench.h"
 #include "render/egl_context.h"
 #include "sim/error.h"
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "app/bench.h"
-#include "app/export_run.h"
-#include "app/export_series.h"
-#include "app/output_file.h"
-#include "app/particle_export.h"
+#include "app/lab/bench.h"
+#include "app/lab/export_run.h"
+#include "app/lab/export_series.h"
+#include "app/lab/output_file.h"
+#include "app/lab/particle_export.h"
 #include "sim/error.h"
 #include "sim/presets.h"
 #include "sim/sph_kernel.h"

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "app/recorder.h"
+#include "app/lab/recorder.h"
 #include "sim/error.h"
 
 namespace plab::app {

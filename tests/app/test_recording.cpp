@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "app/recording.h"
+#include "app/lab/recording.h"
 #include "sim/error.h"
 #include "sim/presets.h"
 
@@ -65,7 +65,7 @@ TEST(Recording, ConfigurationHasEveryParameterAndSwitch) {
         EXPECT_NE(r.find("param." + std::string(p.name)), nullptr) << p.name;
     for (const char* key :
          {"backend", "device", "preset", "particles", "feed", "vsync", "variant.block_size",
-          "variant.use_graph", "variant.threads_per_particle", "variant.fuse_integrate",
+          "variant.graph", "variant.threads_per_particle", "variant.fuse_integrate",
           "variant.contact_list", "variant.scatter_forces", "variant.persistent_kernel",
           "variant.sorted_memory", "variant.double_state", "model", "version", "build_type",
           "commit"})

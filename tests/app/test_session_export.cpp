@@ -7,12 +7,12 @@
 #include <filesystem>
 #include <string>
 
-#include "app/export_series.h"
-#include "app/output_file.h"
-#include "app/particle_export.h"
-#include "app/session_export.h"
-#include "app/sim_session.h"
-#include "app/sim_time.h"
+#include "app/lab/export_series.h"
+#include "app/lab/output_file.h"
+#include "app/lab/particle_export.h"
+#include "app/viewer/session_export.h"
+#include "app/viewer/sim_session.h"
+#include "app/lab/sim_time.h"
 #include "sim/error.h"
 
 namespace plab::app {
@@ -36,8 +36,8 @@ struct TempDir {
 SimSession small_session() {
     AppConfig c;
     c.backend = sim::Backend::Cpu;
-    c.preset = sim::Preset::Granular;
-    c.particles = 400;
+    c.run.preset = "granular";
+    c.run.particles = 400;
     return SimSession(c);
 }
 

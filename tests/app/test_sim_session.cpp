@@ -2,7 +2,7 @@
 // blocks place, refuse more and keep running, and leave it for a preset.
 #include <gtest/gtest.h>
 
-#include "app/sim_session.h"
+#include "app/viewer/sim_session.h"
 #include "sim/error.h"
 #include "sim/scene_file.h"
 
@@ -12,7 +12,7 @@ namespace {
 AppConfig small_cpu_config() {
     AppConfig c;
     c.backend = sim::Backend::Cpu;
-    c.particles = 500;
+    c.run.particles = 500;
     return c;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep.h"
+#include "app/lab/sweep.h"
 #include "sim/error.h"
 
 namespace plab::app {
@@ -85,7 +85,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "device",
                                                   "preset",
                                                   "particles",
-                                                  "block",
+                                                  "block_size",
                                                   "graph",
                                                   "threads_per_particle",
                                                   "fuse_integrate",
@@ -175,11 +175,11 @@ TEST(Sweep, ExpandsLastAxisFastest) {
     const auto points = expand_sweep(
         tiny(), {parse_sweep_axis("graph=on,off"), parse_sweep_axis("variant.block_size=32,64")});
     ASSERT_EQ(points.size(), 4u);
-    EXPECT_TRUE(points[0].config.graph);
-    EXPECT_EQ(points[0].config.block_size, 32);
-    EXPECT_EQ(points[1].config.block_size, 64);
-    EXPECT_FALSE(points[2].config.graph);
-    EXPECT_EQ(points[3].settings.back().first, "block");
+    EXPECT_TRUE(points[0].config.options.graph);
+    EXPECT_EQ(points[0].config.options.block_size, 32);
+    EXPECT_EQ(points[1].config.options.block_size, 64);
+    EXPECT_FALSE(points[2].config.options.graph);
+    EXPECT_EQ(points[3].settings.back().first, "block_size");
 }
 
 TEST(Sweep, RenderIsAnAxisAndAPlainRenderAppliesToEveryPoint) {

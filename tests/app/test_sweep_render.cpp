@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/sweep.h"
+#include "app/lab/sweep.h"
 #include "render/egl_context.h"
 
 namespace plab::app {

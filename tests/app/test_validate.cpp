@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "app/validate.h"
+#include "app/lab/validate.h"
 #include "sim/error.h"
 
 namespace plab::app {

@@ -26,7 +26,7 @@ class AsyncExport : public ::testing::TestWithParam<bool> {  // param: steps as 
         const std::string why = cuda_unavailable_reason();
         if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
         SimulatorOptions o;
-        o.use_graph = GetParam();
+        o.graph = GetParam();
         simulator_ = make_simulator(Backend::Cuda, nullptr, o);
         // Big enough that the copy (32 MiB) lasts several steps: a kernel that did not wait
         // for it would overwrite the staging mid-copy.

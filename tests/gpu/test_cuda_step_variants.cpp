@@ -131,7 +131,7 @@ TEST_F(CudaStepVariants, PersistentKernelRefusesScatterForcesAndSaysWhy) {
 TEST_F(CudaStepVariants, PersistentKernelTakesPrecedenceOverTheGraphAndSaysSo) {
     SimulatorOptions o;
     o.persistent_kernel = true;
-    o.use_graph = true;
+    o.graph = true;
     auto plain = cuda({}), both = cuda(o);
     EXPECT_LT(run_and_compare(*plain, *both, 20000, 5), 1e-2 * kRadius);
     EXPECT_TRUE(persistent_in_use(*both));
@@ -146,7 +146,7 @@ TEST_F(CudaStepVariants, UnsortedMemoryMatchesSorted) {
         if (variant == 1) o.contact_list = false;
         if (variant == 2) o.threads_per_particle = 1;
         if (variant == 3) o.scatter_forces = true;
-        if (variant == 4) o.use_graph = true;
+        if (variant == 4) o.graph = true;
         SimulatorOptions u = o;
         u.sorted_memory = false;
         auto sorted = cuda(o), unsorted = cuda(u);

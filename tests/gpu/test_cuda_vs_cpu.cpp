@@ -215,7 +215,7 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
 
 TEST_F(CudaVsCpu, GraphReplayMatchesPlainLaunchesAndSeesParameterChanges) {
     SimulatorOptions graph;
-    graph.use_graph = true;
+    graph.graph = true;
     auto plain = cuda(), replay = cuda(graph), unchanged = cuda(graph);
     const Params p = preset_params(Preset::Classic);
     const std::size_t n = 30000;
@@ -410,7 +410,7 @@ void expect_sph_matches_cpu(const InitialState& init, Params p, int steps,
         for (bool graph : {false, true}) {
             SimulatorOptions o;
             o.block_size = block;
-            o.use_graph = graph;
+            o.graph = graph;
             auto gpu = make(o);
             gpu->reset(init, p);
             for (int s = 0; s < steps; ++s) gpu->step(p);
@@ -517,7 +517,7 @@ TEST_F(CudaVsCpu, DoubleStateFollowsTheExactFreeFallSequence) {
     for (bool hi : {false, true}) {
         SimulatorOptions o;
         o.double_state = hi;
-        o.use_graph = true;
+        o.graph = true;
         auto gpu = cuda(o);
         gpu->reset(init, p);
         for (int call = 0; call < 20; ++call) gpu->step(p);
@@ -543,7 +543,7 @@ TEST_F(CudaVsCpu, DoubleStateKeepsThePhysicsAndMatchesTheCpu) {
     cpu.set_options(o);
     auto gpu = cuda(o);
     auto gpu_float = cuda();
-    o.use_graph = true;
+    o.graph = true;
     auto gpu_graph = cuda(o);
     for (Simulator* s : {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
         s->reset(init, p);

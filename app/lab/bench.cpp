@@ -1,0 +1,148 @@
+#include "app/lab/bench.h"
+
+#include <ostream>
+#include <string>
+
+#include "app/lab/bench_run.h"
+#include "app/lab/percentile.h"
+#include "sim/divergence.h"
+#include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/sph_kernel.h"
+#if PLAB_HAS_RENDER
+#include "app/lab/frame_bench.h"
+#endif
+#include "sim/neighbour_stats.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
+#include "sim/presets.h"
+#include "sim/scene.h"
+
+namespace plab::app {
+namespace {
+
+using sim::format_numbers;
+
+void print_stage(std::ostream& out, const char* name, const std::vector<double>& ms) {
+    out << percentile_row(name, ms, 16);
+}
+
+}  // namespace
+
+void require_render_mode(std::string_view mode) {
+    for (const char* m : kRenderModes)
+        if (mode == m) return;
+    throw Error("--render takes off, interop, host, pinned or pinned-async, not '" +
+                std::string(mode) + "'");
+}
+
+void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    require_render_mode(c.render);
+    if (c.render != "off") {
+#if PLAB_HAS_RENDER
+        run_frame_bench(c, out, progress);
+        return;
+#else
+        throw Error("--render needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
+#endif
+    }
+    BenchRun run(c);
+    sim::Simulator* simulator = &run.simulator();
+    const sim::Params& params = run.params();
+    const sim::InitialState& initial = run.initial();
+    const std::string& fallback = run.fallback();
+    const bool cuda = run.cuda();
+    const std::size_t particles = simulator->particle_count();
+
+    const sim::Vec3 lo = initial.domain.min, hi = initial.domain.max;
+    out << "Particle Lab bench\n";
+    out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
+        << simulator->device_name() << "\n";
+    if (!fallback.empty()) out << "  note         CUDA not used: " << fallback << "\n";
+    out << "  model        " << sim::model_name(run.params().model) << ", " << run.label() << "\n";
+    out << "  particles    " << particles << "\n";
+    out << "  domain       " << format_numbers("[%g, %g] x ", lo.x, hi.x)
+        << format_numbers("[%g, %g] x ", lo.y, hi.y) << format_numbers("[%g, %g] m", lo.z, hi.z)
+        << ", grid " << initial.grid.dim_x << "x" << initial.grid.dim_y << "x" << initial.grid.dim_z
+        << " = " << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
+    const sim::SimulatorOptions& variants = simulator->effective_options().effective;
+    out << "  memory       "
+        << (variants.sorted_memory ? "particles copied into cell order every step"
+                                   : "particles left unsorted (neighbours read through the cell index)")
+        << (variants.double_state ? "; positions and velocities in double precision" : "") << "\n";
+    out << "  steps        " << c.steps << " measured after " << c.warmup
+        << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
+    if (cuda) {
+#if PLAB_HAS_CUDA
+        out << format_numbers(
+            "  GPU memory   %.1f MiB for the state and grid\n",
+            sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) / 1048576.0);
+#endif
+        out << "  launch       " << simulator->launch_summary();
+        out << "\n";
+    }
+
+    const BenchResult result = run.measure(progress);
+    const std::vector<sim::StageTimings>& measured = result.measured;
+    const std::vector<sim::StageTimings>& staged = result.staged;
+    const double wall_ms = result.wall_ms;
+    if (!result.notes.empty()) out << "  note         " << result.notes << "\n";
+    const bool persistent = result.persistent;
+    // Measured as one launch per step (graph or persistent kernel): stages come from plain
+    // launches.
+    const bool whole = result.graph || persistent;
+
+    const char* clock = cuda ? "CUDA events" : "steady clock";
+    out << "\nstage (" << clock << (whole ? ", plain launches" : "")
+        << ")   median ms    p10 ms    p90 ms\n";
+    print_stage(out, "grid build", timing_column(staged, &sim::StageTimings::grid_ms));
+    print_stage(out, "sort/reorder", timing_column(staged, &sim::StageTimings::reorder_ms));
+    const bool fused = !staged.empty() && staged.front().integrate_fused;
+    print_stage(out, fused ? "forces+integrate" : "forces",
+                timing_column(staged, &sim::StageTimings::forces_ms));
+    if (!fused) print_stage(out, "integrate", timing_column(staged, &sim::StageTimings::integrate_ms));
+    print_stage(out, "step (stages)", timing_column(staged, &sim::StageTimings::total_ms));
+    if (persistent) {
+        out << "\nstep as one persistent kernel (CUDA events)\n";
+        print_stage(out, "step (persistent)",
+                    timing_column(measured, &sim::StageTimings::total_ms));
+        out << "  launch             " << simulator->launch_summary() << "\n";
+    } else if (whole) {
+        out << "\nstep as CUDA graph (CUDA events)\n";
+        print_stage(out, "step (graph)", timing_column(measured, &sim::StageTimings::total_ms));
+    }
+
+    const double step_ms = median(timing_column(measured, &sim::StageTimings::total_ms));
+    const double per_s = 1000.0 * c.steps / wall_ms;
+    out << "\n";
+    out << format_numbers("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
+    out << format_numbers(
+        "  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured "
+        "steps)\n",
+        per_s, per_s * static_cast<double>(particles));
+
+    const sim::SimStats st = simulator->stats(params);
+    // The work the force pass did per particle on the final state (explains its time).
+    const sim::GridSnapshot grid = simulator->build_grid();
+    const sim::NeighbourStats ns =
+        sim::neighbour_stats(simulator->download(), grid, initial.grid,
+                             0.5f * sim::interaction_range(params));
+    out << format_numbers(
+               "  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
+               ns.mean_candidates, ns.mean_contacts, ns.max_candidates)
+        << format_numbers(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
+    out << format_numbers("  final state   max speed %.4g m/s, kinetic energy %.4g J, ",
+                          st.max_speed, st.kinetic_energy)
+        << st.non_finite << " non-finite particles\n";
+    if (params.model == sim::Model::Sph)
+        out << format_numbers("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ",
+                              st.density_min, st.density_max, st.density_mean)
+            << format_numbers("CFL number %.3f, dt limit %.3g s\n",
+                              sim::sph_courant_number(params, st.max_speed),
+                              sim::sph_max_dt(params, st.max_speed));
+    const std::string why = sim::divergence_reason(st, params);
+    if (!why.empty()) out << "  DIVERGED      " << why << "\n";
+}
+
+}  // namespace plab::app

@@ -1,0 +1,77 @@
+#include "app/lab/bench_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "app/lab/bench.h"
+#include "app/lab/sweep.h"
+#include "sim/error.h"
+
+namespace plab::app {
+
+BenchCommand::BenchCommand(CLI::App& parent)
+    : command_(parent.add_subcommand("bench", "Run the simulation headless and time it")),
+      variants_(*command_) {
+    CLI::App& c = *command_;
+    BenchConfig& b = config_;
+    c.add_option("--backend", backend_, "auto, cpu or cuda")->capture_default_str();
+    c.add_option("--model", b.model,
+                 "dem or sph: checked against the preset or scene (which decide it)");
+    c.add_option("--preset", b.preset, "classic, granular or water")->capture_default_str();
+    c.add_option("--scene", b.scene,
+                 "Scene file (JSON); replaces --preset, its own count unless --particles");
+    c.add_option("--particles", b.particles, "Number of particles")->capture_default_str();
+    c.add_option("--steps", b.steps, "Measured steps")->capture_default_str();
+    c.add_option("--warmup", b.warmup, "Warm-up steps before measuring")->capture_default_str();
+    c.add_option("--render", b.render,
+                 "Time whole frames headless: off, interop, host, pinned or pinned-async (feed "
+                 "path); with --sweep, at every point")
+        ->capture_default_str();
+    c.add_option("--width", b.width, "Offscreen width for --render")->capture_default_str();
+    c.add_option("--height", b.height, "Offscreen height for --render")->capture_default_str();
+    c.add_option("--set", b.assignments, "Override a parameter: name=value");
+    c.add_option("--sweep", sweeps_,
+                 "Measure every combination: key=v1,v2,... (repeatable; keys: particles, backend, "
+                 "preset, render, every variant of --list-variants, any parameter)");
+    c.add_option("--out", sweep_out_, "With --sweep: folder for sweep.csv and sweep.md");
+    c.add_option("--export", export_.folder,
+                 "Instead of timing: run --duration s of simulated time and write the particles "
+                 "(VTK, CSV, particles.vtk.series) into this folder");
+    c.add_option("--export-every", export_.every,
+                 "With --export: simulated seconds between frames (frame 0 at t = 0)")
+        ->capture_default_str();
+    c.add_option("--duration", export_.duration, "With --export: simulated seconds to run")
+        ->capture_default_str();
+}
+
+bool BenchCommand::chosen() const { return command_->parsed(); }
+
+int BenchCommand::run() {
+    const CLI::App& c = *command_;
+    config_.backend = sim::parse_backend(backend_);
+    config_.particles_given = c.count("--particles") > 0;
+    variants_.apply(config_.options, &std::cerr);
+    // Progress lines only where a person watches; logs stay clean.
+    std::ostream* progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+    const bool exporting = c.count("--export") > 0;
+    if (!sweeps_.empty()) {
+        PLAB_REQUIRE(!exporting, "--export and --sweep do not go together");
+        run_sweep(config_, sweeps_, sweep_out_, std::cout, std::cerr, progress);
+        return 0;
+    }
+    PLAB_REQUIRE(sweep_out_.empty(), "--out goes with --sweep");
+    if (exporting) {
+        PLAB_REQUIRE(config_.render == "off", "--export and --render do not go together");
+        run_export(config_, export_, std::cout, std::cerr);
+        return 0;
+    }
+    PLAB_REQUIRE(c.count("--export-every") == 0 && c.count("--duration") == 0,
+                 "--export-every and --duration go with --export DIR");
+    run_bench(config_, std::cout, progress);
+    return 0;
+}
+
+}  // namespace plab::app

@@ -1,0 +1,38 @@
+#pragma once
+// What one `particle-lab bench` configuration asks for: the run (preset or scene, count,
+// assignments), the step variants, how long to measure and whether to draw whole frames.
+// Shared by the bench, its sweeps and whole-frame measurements.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+struct BenchConfig {
+    sim::Backend backend = sim::Backend::Auto;
+    std::string model;  // empty: the preset's or scene's; else checked against it
+    std::string preset = "classic";
+    std::size_t particles = 65536;
+    bool particles_given = true;   // false: a --scene file's own count applies
+    std::string scene;             // scene file (JSON); its preset and parameters replace
+                                   // --preset, and --set applies over them
+    int steps = 200;
+    int warmup = 20;
+    sim::SimulatorOptions options;         // the step variants (sim/variants.h)
+    std::vector<std::string> assignments;  // --set name=value
+    // off, or whole frames along a feed path: interop, host, pinned or pinned-async
+    // (frame_bench.h)
+    std::string render = "off";
+    int width = 1280, height = 720;  // offscreen target of --render
+};
+
+// The --render values: off, interop, host, pinned, pinned-async.
+inline constexpr const char* kRenderModes[] = {"off", "interop", "host", "pinned",
+                                               "pinned-async"};
+// Throws plab::Error naming the allowed values unless `mode` is one of kRenderModes.
+void require_render_mode(std::string_view mode);
+
+}  // namespace plab::app

@@ -1,0 +1,117 @@
+#include "app/lab/export_run.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "app/lab/bench_run.h"
+#include "app/lab/export_series.h"
+#include "app/lab/sim_time.h"
+#include "sim/divergence.h"
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+std::string seconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g s", s);
+    return buf;
+}
+
+constexpr std::size_t kMaxFrames = 1000000;  // file names have six digits
+constexpr double kMaxSteps = 1e12;           // far past any run that ends today
+
+}  // namespace
+
+ExportPlan plan_export(double every, double duration, double dt) {
+    PLAB_REQUIRE(std::isfinite(every) && every > 0,
+                 "--export-every must be a positive number of seconds, not " + seconds(every));
+    PLAB_REQUIRE(std::isfinite(duration) && duration > 0,
+                 "--duration must be a positive number of seconds, not " + seconds(duration));
+    PLAB_REQUIRE(std::isfinite(dt) && dt > 0, "the time step dt must be positive");
+    const double steps_per_frame = every / dt;
+    // A frame interval below one step would write the same state twice under two times.
+    PLAB_REQUIRE(steps_per_frame >= 1.0 - 1e-9,
+                 "--export-every " + seconds(every) + " is shorter than one step (dt = " +
+                     seconds(dt) + "): frames would repeat; give at least " + seconds(dt));
+    PLAB_REQUIRE(every <= duration * (1.0 + 1e-9),
+                 "--export-every " + seconds(every) + " is longer than --duration " +
+                     seconds(duration) + ": only the frame at t = 0 would be written");
+    PLAB_REQUIRE(
+        duration / dt <= kMaxSteps,
+        "--duration " + seconds(duration) + " is more than 10^12 steps of dt = " + seconds(dt));
+    // The tolerance keeps 0.3 / 0.1 (2.9999999999999996 in doubles) at three intervals.
+    const double intervals = std::floor(duration / every + 1e-9);
+    PLAB_REQUIRE(intervals + 1 <= static_cast<double>(kMaxFrames),
+                 "--duration / --export-every asks for " +
+                     std::to_string(std::llround(intervals + 1)) + " frames; at most 1000000");
+    ExportPlan plan;
+    plan.dt = dt;
+    for (std::size_t k = 0; k <= static_cast<std::size_t>(intervals); ++k)
+        plan.steps.push_back(std::llround(static_cast<double>(k) * steps_per_frame));
+    return plan;
+}
+
+void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostream& out,
+                std::ostream& progress) {
+    using Clock = std::chrono::steady_clock;
+    PLAB_REQUIRE(!config.folder.empty(), "--export needs a folder");
+    // Everything that can be checked without running is checked before the scene is built
+    // (which takes a while at millions of particles): the plan, then the folder.
+    const float dt = bench_recipe(bench).params.dt;
+    const ExportPlan plan = plan_export(config.every, config.duration, step_seconds(dt));
+    ExportSeries series(config.folder, ExportSeries::Mode::Fresh);
+
+    BenchRun run(bench);
+    sim::Simulator& simulator = run.simulator();
+    const sim::Params& params = run.params();
+    // bench_recipe sets one step per call; the plan counts steps of dt.
+    PLAB_REQUIRE(params.substeps == 1, "export: expected one step per call");
+
+    const double steps_per_frame = config.every / plan.dt;
+    out << "particle-lab bench --export\n";
+    out << "  backend      " << sim::backend_name(simulator.backend()) << ": "
+        << simulator.device_name() << "\n";
+    if (!run.fallback().empty()) out << "  note         CUDA not used: " << run.fallback() << "\n";
+    out << "  model        " << sim::model_name(params.model) << ", " << run.label() << "\n";
+    out << "  particles    " << simulator.particle_count() << "\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  dt           %.6g s; a frame every %.6g s = %.6g steps%s\n",
+                  plan.dt, config.every, steps_per_frame,
+                  std::abs(steps_per_frame - std::round(steps_per_frame)) > 1e-6
+                      ? " (each at the nearest step; its files carry that step's time)"
+                      : "");
+    out << line;
+    out << "  frames       " << plan.frames() << ", t = 0 to "
+        << seconds(plan.time(plan.frames() - 1)) << ", into " << series.folder().string() << "\n"
+        << std::flush;
+
+    const auto start = Clock::now();
+    long long done = 0;  // steps run
+    for (std::size_t k = 0; k < plan.frames(); ++k) {
+        for (; done < plan.steps[k]; ++done) simulator.step(params);
+        simulator.synchronize();
+        simulator.take_timings();  // not measured here; drained so they do not pile up
+        const double t = plan.time(k);
+        if (k > 0) {
+            const std::string why = sim::divergence_reason(simulator.stats(params), params);
+            if (!why.empty())
+                throw Error("the simulation diverged before t = " + seconds(t) + ": " + why +
+                            " Frames 0 to " + std::to_string(k - 1) + " are in " +
+                            series.folder().string() + ".");
+        }
+        series.write(simulator.download(), params, t);
+        const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+        std::snprintf(line, sizeof line, "  frame %zu/%zu  t = %.6g s  wall %.2f s\n", k + 1,
+                      plan.frames(), t, wall);
+        progress << line << std::flush;
+    }
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    std::snprintf(line, sizeof line, " (wall %.2f s)\n", wall);
+    out << "  wrote        " << plan.frames() << " frames (frame_NNNNNN.vtk and .csv) and "
+        << kSeriesFileName << " in " << series.folder().string() << line;
+}
+
+}  // namespace plab::app

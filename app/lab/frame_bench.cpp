@@ -1,0 +1,220 @@
+#include "app/lab/frame_bench.h"
+
+#include <glad/gl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/lab/bench_run.h"
+#include "app/lab/percentile.h"
+#include "render/egl_context.h"
+#include "render/gl_check.h"
+#include "render/gl_handles.h"
+#include "render/interop_buffer.h"
+#include "render/line_renderer.h"
+#include "render/offscreen_target.h"
+#include "render/orbit_camera.h"
+#include "render/particle_feed.h"
+#include "render/particle_renderer.h"
+#include "sim/error.h"
+#include "sim/presets.h"
+
+namespace plab::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// GPU time of the GL commands between begin() and end(), read back at once (a benchmark may
+// stall; the app's GpuTimer must not).
+class BlockingGlTimer {
+  public:
+    BlockingGlTimer() { PLAB_GL_CHECK(glCreateQueries(GL_TIME_ELAPSED, 1, &query_)); }
+    ~BlockingGlTimer() { glDeleteQueries(1, &query_); }
+    BlockingGlTimer(const BlockingGlTimer&) = delete;
+    BlockingGlTimer& operator=(const BlockingGlTimer&) = delete;
+    void begin() { PLAB_GL_CHECK(glBeginQuery(GL_TIME_ELAPSED, query_)); }
+    double end_and_read() {
+        PLAB_GL_CHECK(glEndQuery(GL_TIME_ELAPSED));
+        GLuint64 ns = 0;
+        PLAB_GL_CHECK(glGetQueryObjectui64v(query_, GL_QUERY_RESULT, &ns));
+        return static_cast<double>(ns) * 1e-6;
+    }
+
+  private:
+    GLuint query_ = 0;
+};
+
+void print_row(std::ostream& out, const char* name, const std::vector<double>& v) {
+    out << percentile_row(name, v, 30);
+}
+
+render::FeedPath feed_path(const std::string& render) {
+    require_render_mode(render);
+    PLAB_REQUIRE(render != "off", "whole frames need a --render path, not off");
+    if (render == "interop") return render::FeedPath::Interop;
+    if (render == "pinned") return render::FeedPath::PinnedCopy;
+    if (render == "pinned-async") return render::FeedPath::PinnedAsync;
+    return render::FeedPath::HostCopy;
+}
+
+const char* feed_description(render::FeedPath path) {
+    switch (path) {
+        case render::FeedPath::Interop:
+            return "CUDA-GL interop (map, export kernel, unmap)";
+        case render::FeedPath::PinnedCopy:
+            return "host round trip through page-locked memory (export, glNamedBufferSubData)";
+        case render::FeedPath::PinnedAsync:
+            return "host round trip through page-locked memory, copied on a second stream "
+                   "during the next step; draws the previous frame's particles";
+        case render::FeedPath::HostCopy:
+            return "host round trip (export to host, glNamedBufferSubData)";
+    }
+    return "?";
+}
+
+}  // namespace
+
+FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostream* progress) {
+    const render::FeedPath path = feed_path(c.render);
+    PLAB_REQUIRE(c.width >= 16 && c.height >= 16 && c.width <= 16384 && c.height <= 16384,
+                 "--width and --height must be between 16 and 16384 pixels");
+    sim::Simulator& simulator = run.simulator();
+    const sim::Params& params = run.params();
+    const sim::InitialState& initial = run.initial();
+
+    render::EglContext gl;
+    FrameBenchResult result;
+    result.gl = gl.renderer() + ", " + gl.version() + " (" + gl.source() + ")";
+    if (path == render::FeedPath::Interop) {
+        const std::string why = render::interop_unavailable_reason();
+        PLAB_REQUIRE(why.empty(), "--render interop: CUDA-GL interop unavailable: " + why);
+        PLAB_REQUIRE(simulator.backend() == sim::Backend::Cuda,
+                     "--render interop needs the CUDA backend");
+    }
+
+    render::OffscreenTarget target(c.width, c.height);
+    render::ParticleRenderer renderer;
+    render::LineRenderer lines;
+    render::ParticleFeed feed;
+    feed.reserve(simulator.particle_count());
+    render::OrbitCamera camera;
+    const float aspect = static_cast<float>(c.width) / static_cast<float>(c.height);
+    const glm::vec3 lo{initial.domain.min.x, initial.domain.min.y, initial.domain.min.z};
+    const glm::vec3 hi{initial.domain.max.x, initial.domain.max.y, initial.domain.max.z};
+    camera.frame_box(lo, hi, aspect);
+    render::RenderView view{camera.view(), camera.projection(aspect), static_cast<float>(c.height)};
+    const glm::mat4 view_projection = view.projection * view.view;
+    const sim::RenderStyle style{sim::ColorMode::Speed, 0.02f};
+
+    BlockingGlTimer draw_timer;
+    // `finish`: wait for every part and time it (serial frames). Otherwise only queue the
+    // work, as the app does, so that a pinned-async copy can overlap the next step.
+    auto frame = [&](bool finish) {
+        FrameSample s;
+        const auto t0 = Clock::now();
+        simulator.step(params);
+        const auto t_feed = Clock::now();
+        feed.feed(simulator, style, path);
+        s.feed_cpu_ms = ms_since(t_feed);
+        if (finish) s.export_gpu_ms = simulator.last_export_ms();
+        target.bind();
+        PLAB_GL_CHECK(glViewport(0, 0, c.width, c.height));
+        PLAB_GL_CHECK(glClearColor(0.06f, 0.07f, 0.09f, 1.f));
+        PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+        if (finish) draw_timer.begin();
+        renderer.draw(feed.positions(), feed.colors(), static_cast<int>(simulator.particle_count()),
+                      view, params.radius);
+        lines.draw_box(lo, hi, view_projection, glm::vec4(0.8f, 0.8f, 0.85f, 1.f));
+        if (finish) {
+            s.draw_gpu_ms = draw_timer.end_and_read();
+            PLAB_GL_CHECK(glFinish());
+            s.frame_cpu_ms = ms_since(t0);
+        }
+        return s;
+    };
+
+    for (int i = 0; i < c.warmup; ++i) frame(true);
+    simulator.synchronize();
+    simulator.take_timings();
+
+    // Serial frames: each one finished before the next, so every part can be timed.
+    auto last_report = Clock::now();
+    for (int i = 0; i < c.steps; ++i) {
+        result.serial.push_back(frame(true));
+        if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
+            *progress << "\r  frame " << i + 1 << "/" << c.steps << std::flush;
+            last_report = Clock::now();
+        }
+    }
+    simulator.synchronize();
+    const auto steps = simulator.take_timings();
+    for (std::size_t i = 0; i < result.serial.size() && i < steps.size(); ++i)
+        result.serial[i].step_ms = steps[i].total_ms;
+
+    // Pipelined frames: the host queues the next frame while the GPU draws (what the app
+    // does with vsync off); only the end is waited for.
+    const auto t_pipe = Clock::now();
+    for (int i = 0; i < c.steps; ++i) frame(false);
+    PLAB_GL_CHECK(glFinish());
+    simulator.synchronize();
+    simulator.take_timings();
+    result.pipelined_ms = ms_since(t_pipe) / c.steps;
+    if (progress) *progress << "\r" << std::string(40, ' ') << "\r" << std::flush;
+    return result;
+}
+
+std::vector<double> frame_column(const FrameBenchResult& r, double FrameSample::*field) {
+    std::vector<double> v;
+    v.reserve(r.serial.size());
+    for (const auto& s : r.serial) v.push_back(s.*field);
+    return v;
+}
+
+void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+    const render::FeedPath path = feed_path(c.render);
+    BenchRun run(c);
+    const FrameBenchResult r = measure_frames(run, c, progress);
+    sim::Simulator& simulator = run.simulator();
+    const bool interop = path == render::FeedPath::Interop;
+
+    out << "Particle Lab frame bench (headless)\n";
+    out << "  GL           " << r.gl << "\n";
+    out << "  backend      " << sim::backend_name(simulator.backend()) << ": "
+        << simulator.device_name() << "\n";
+    if (!run.fallback().empty()) out << "  note         CUDA not used: " << run.fallback() << "\n";
+    out << "  scene        " << run.label() << ", " << simulator.particle_count() << " particles, "
+        << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
+    out << "  feed         " << feed_description(path) << "\n";
+    out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
+        << (run.simulator().effective_options().effective.graph ? ", step as CUDA graph" : "")
+        << "\n";
+
+    const auto col = [&](double FrameSample::*f) { return frame_column(r, f); };
+    out << "\npart of a frame                  median ms     p10 ms     p90 ms\n";
+    print_row(out, "simulation step (device)", col(&FrameSample::step_ms));
+    print_row(out, interop ? "export kernel (device)" : "export kernel+copy (device)",
+              col(&FrameSample::export_gpu_ms));
+    print_row(out, interop ? "map+export+unmap (host wall)" : "export+copy+upload (host wall)",
+              col(&FrameSample::feed_cpu_ms));
+    print_row(out, "draw particles+box (GL timer)", col(&FrameSample::draw_gpu_ms));
+    print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));
+    const double serial_ms = median(col(&FrameSample::frame_cpu_ms));
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "\n  frame, pipelined   %.4f ms = %.1f FPS (wall clock over %d frames)\n"
+                  "  frame, serial      %.4f ms = %.1f FPS (median)\n",
+                  r.pipelined_ms, 1000.0 / r.pipelined_ms, c.steps, serial_ms, 1000.0 / serial_ms);
+    out << line;
+    if (path == render::FeedPath::PinnedAsync)
+        out << "  (serial frames wait for every part, so the asynchronous copy overlaps the "
+               "next step only in the pipelined frames)\n";
+}
+
+}  // namespace plab::app

@@ -1,0 +1,45 @@
+#pragma once
+// `particle-lab bench --render interop|host|pinned|pinned-async`: whole frames without a
+// window. Each frame is a simulation step, the export into the particle vertex buffers (CUDA-GL
+// interop or one of the host round trips) and the draw into an offscreen target, in a headless
+// EGL context. `bench --sweep` tabulates the same measurement (measure_frames).
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "app/lab/bench_config.h"
+
+namespace plab::app {
+
+class BenchRun;
+
+// One frame, ms.
+struct FrameSample {
+    double step_ms = 0;        // device: the simulation step
+    double export_gpu_ms = 0;  // device: the export kernel (+ the device-to-host copy on the
+                               // host paths; pinned-async: kernel start to copy end)
+    double feed_cpu_ms = 0;    // host: map + export + (upload) + unmap, synchronised
+    double draw_gpu_ms = 0;    // GL timer query around the particle and box draw
+    double frame_cpu_ms = 0;   // host: the whole frame, finished (glFinish)
+};
+
+struct FrameBenchResult {
+    std::vector<FrameSample> serial;  // each frame finished before the next starts
+    double pipelined_ms = 0;  // host wall clock per frame when frames are only queued (as the
+                              // app runs with vsync off), over config.steps frames
+    std::string gl;           // "GL_RENDERER, GL_VERSION (EGL path)"
+};
+
+// Renders config.warmup frames, config.steps serial frames and config.steps pipelined frames
+// of `run`'s simulator along the feed path config.render names (not "off"), into a
+// config.width × config.height offscreen target of a headless EGL context made for the
+// purpose. Throws plab::Error; render::EglUnavailable where no EGL display can be had.
+FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& config, std::ostream* progress);
+
+// One field of every serial frame, in order.
+std::vector<double> frame_column(const FrameBenchResult& result, double FrameSample::*field);
+
+// The whole-frame benchmark, printed to `out`.
+void run_frame_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
+
+}  // namespace plab::app

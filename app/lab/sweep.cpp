@@ -1,0 +1,354 @@
+#include "app/lab/sweep.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <system_error>
+
+#include "app/lab/bench_run.h"
+#include "app/lab/csv.h"
+#include "app/lab/percentile.h"
+#if PLAB_HAS_RENDER
+#include "app/lab/frame_bench.h"
+#endif
+#include "sim/error.h"
+#include "sim/presets.h"
+#include "sim/variants.h"
+
+namespace plab::app {
+namespace {
+
+// The keys that are not a variant or a parameter: what runs and how it is drawn.
+constexpr const char* kRunKeys[] = {"particles", "backend", "preset", "render"};
+
+// Spellings of earlier releases, still accepted.
+constexpr std::pair<std::string_view, std::string_view> kRenamedKeys[] = {
+    {"block", "block_size"}, {"use_graph", "graph"}};
+
+std::string known_keys() {
+    std::string s;
+    for (const char* k : kRunKeys) s += std::string(s.empty() ? "" : ", ") + k;
+    for (const auto& v : sim::variant_table()) s += ", " + std::string(v.name);
+    return s + " and any parameter of `particle-lab --list-params`";
+}
+
+bool is_param(std::string_view key) { return sim::find_param(key) != nullptr; }
+
+long long parse_integer(const std::string& key, const std::string& v, long long lo) {
+    long long n = 0;
+    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
+    PLAB_REQUIRE(!v.empty() && r.ec == std::errc() && r.ptr == v.data() + v.size() && n >= lo,
+                 "--sweep " + key + ": '" + v + "' is not a whole number >= " + std::to_string(lo));
+    return n;
+}
+
+// Sets `key` = `value` on `c`; throws plab::Error on a bad value.
+void apply(BenchConfig& c, const std::string& key, const std::string& v) {
+    if (key == "particles") {
+        c.particles = static_cast<std::size_t>(parse_integer(key, v, 1));
+    } else if (key == "backend") {
+        c.backend = sim::parse_backend(v);
+    } else if (key == "preset") {
+        sim::parse_preset(v);
+        c.preset = v;
+    } else if (key == "render") {
+        require_render_mode(v);
+        c.render = v;
+    } else if (const sim::VariantInfo* variant = sim::find_variant(key)) {
+        try {
+            variant->set(c.options, v);
+        } catch (const Error& e) {
+            throw Error(std::string("--sweep ") + e.what());
+        }
+    } else {
+        // A parameter: checked against its range now, applied after the base --set values.
+        sim::Params check;
+        sim::set_param(check, key, v);
+        c.assignments.push_back(key + "=" + v);
+    }
+}
+
+struct Row {
+    std::vector<std::pair<std::string, std::string>> settings;
+    std::string backend, device, preset;
+    std::size_t particles = 0;
+    sim::SimulatorOptions options;  // the variants asked for (one column each)
+    std::string render = "off";
+    std::vector<std::string> param_values;  // per swept parameter
+    std::vector<double> stats;              // per stat column
+    double steps_per_s = 0;
+    // With render != off: per frame part its median, p10 and p90, then the pipelined frame
+    // ms and FPS. Empty otherwise.
+    std::vector<double> frame_stats;
+};
+
+struct Stage {
+    const char* name;
+    double sim::StageTimings::*field;
+    bool from_measured;  // the step total comes from the measured (graph) run
+};
+constexpr Stage kStages[] = {
+    {"step_ms", &sim::StageTimings::total_ms, true},
+    {"grid_ms", &sim::StageTimings::grid_ms, false},
+    {"reorder_ms", &sim::StageTimings::reorder_ms, false},
+    {"forces_ms", &sim::StageTimings::forces_ms, false},
+    {"integrate_ms", &sim::StageTimings::integrate_ms, false},
+};
+
+// Columns of the whole-frame measurement (frame_bench.h), present when a point renders:
+// for each part _median, _p10 and _p90 over the serial frames, then these two.
+constexpr const char* kFrameParts[] = {"export_ms", "feed_ms", "draw_ms", "frame_serial_ms"};
+constexpr const char* kFrameTotals[] = {"frame_pipelined_ms", "fps"};
+constexpr std::size_t kFrameStats = 3 * std::size(kFrameParts) + std::size(kFrameTotals);
+
+bool renders(const BenchConfig& c) { return c.render != "off"; }
+
+// Six significant digits: timings are not more precise than that.
+std::string short_number(double v) {
+    if (!std::isfinite(v)) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string fixed(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", v);
+    return buf;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    PLAB_REQUIRE(static_cast<bool>(f), "cannot write '" + path.string() + "'");
+    f << text;
+    f.close();
+    PLAB_REQUIRE(static_cast<bool>(f), "writing '" + path.string() + "' failed");
+}
+
+// `frames`: the sweep renders somewhere, so the frame columns are written (empty in rows
+// that do not render).
+std::string sweep_csv(const std::vector<std::string>& params, const std::vector<Row>& rows,
+                      bool frames) {
+    std::ostringstream out;
+    out << "backend,device,preset,particles";
+    for (const auto& v : sim::variant_table()) out << "," << v.name;
+    out << ",render";
+    for (const auto& p : params) out << "," << p;
+    for (const auto& s : kStages)
+        out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
+    out << ",steps_per_s";
+    if (frames) {
+        for (const char* part : kFrameParts)
+            out << "," << part << "_median," << part << "_p10," << part << "_p90";
+        for (const char* total : kFrameTotals) out << "," << total;
+    }
+    out << "\n";
+    for (const Row& r : rows) {
+        out << r.backend << "," << csv_field(r.device) << "," << r.preset << "," << r.particles;
+        for (const auto& v : sim::variant_table()) out << "," << v.text(r.options);
+        out << "," << r.render;
+        for (const auto& v : r.param_values) out << "," << csv_field(v);
+        for (double v : r.stats) out << "," << short_number(v);
+        out << "," << short_number(r.steps_per_s);
+        if (frames) {
+            for (std::size_t i = 0; i < kFrameStats; ++i)
+                out << "," << (r.frame_stats.empty() ? "" : short_number(r.frame_stats[i]));
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>& axes,
+                           const std::vector<Row>& rows, std::size_t total, bool frames) {
+    std::ostringstream out;
+    out << "# Particle Lab sweep\n\n";
+    out << rows.size() << " of " << total << " configurations, " << base.steps
+        << " measured steps after " << base.warmup << " warm-up each. Times are device times "
+        << "in ms, medians over the measured steps (p10–p90 of the step beside it); steps/s is "
+        << "the host clock over the measured steps.";
+    if (frames)
+        out << " Where render is not off, the same number of whole frames (step, export along "
+            << "the render path, draw into a " << base.width << "x" << base.height
+            << " offscreen target) follows, medians over serial frames: export (device: "
+            << "kernel, plus the copy to the host on the host paths), feed (host clock: "
+            << "export, copy and upload or map/unmap), draw (GL timer), frame (host clock, "
+            << "finished); FPS comes from pipelined frames (host clock).";
+    out << "\n\n|";
+    for (const auto& a : axes) out << " " << a.key << " |";
+    out << " backend | step ms | p10–p90 | grid | reorder | forces | integrate | steps/s |";
+    if (frames) out << " export | feed | draw | frame | FPS |";
+    out << "\n|";
+    const std::size_t columns = axes.size() + 8 + (frames ? 5 : 0);
+    for (std::size_t i = 0; i < columns; ++i) out << (i <= axes.size() ? " --- |" : " ---: |");
+    out << "\n";
+    for (const Row& r : rows) {
+        out << "|";
+        for (const auto& s : r.settings) out << " " << s.second << " |";
+        out << " " << r.backend << " | " << fixed(r.stats[0]) << " | " << fixed(r.stats[1]) << "–"
+            << fixed(r.stats[2]) << " |";
+        for (std::size_t s = 1; s < std::size(kStages); ++s)
+            out << " " << fixed(r.stats[3 * s]) << " |";
+        char sps[32];
+        std::snprintf(sps, sizeof sps, "%.1f", r.steps_per_s);
+        out << " " << sps << " |";
+        if (frames && r.frame_stats.empty()) out << " – | – | – | – | – |";
+        if (frames && !r.frame_stats.empty()) {
+            for (std::size_t part = 0; part < std::size(kFrameParts); ++part)
+                out << " " << fixed(r.frame_stats[3 * part]) << " |";
+            std::snprintf(sps, sizeof sps, "%.1f", r.frame_stats.back());
+            out << " " << sps << " |";
+        }
+        out << "\n";
+    }
+    std::vector<std::string> devices;
+    for (const Row& r : rows) {
+        bool seen = false;
+        for (const auto& d : devices) seen = seen || d == r.device;
+        if (!seen) devices.push_back(r.device);
+    }
+    out << "\nDevices:";
+    for (const auto& d : devices) out << "\n- " << d;
+    out << "\n";
+    return out.str();
+}
+
+}  // namespace
+
+SweepAxis parse_sweep_axis(std::string_view text) {
+    const std::size_t eq = text.find('=');
+    PLAB_REQUIRE(eq != std::string_view::npos && eq > 0 && eq + 1 < text.size(),
+                 "--sweep takes key=v1,v2,..., not '" + std::string(text) + "'");
+    SweepAxis axis;
+    axis.key = std::string(text.substr(0, eq));
+    // Recordings write the variants as variant.<name>.
+    if (axis.key.starts_with("variant.")) axis.key.erase(0, 8);
+    for (const auto& [old, now] : kRenamedKeys)
+        if (axis.key == old) axis.key = now;
+    bool known = is_param(axis.key) || sim::find_variant(axis.key) != nullptr;
+    for (const char* k : kRunKeys) known = known || axis.key == k;
+    PLAB_REQUIRE(known, "--sweep: unknown key '" + axis.key + "'; known: " + known_keys());
+    std::string_view rest = text.substr(eq + 1);
+    while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string v(rest.substr(0, comma));
+        PLAB_REQUIRE(!v.empty(),
+                     "--sweep " + axis.key + ": empty value in '" + std::string(text) + "'");
+        for (const auto& seen : axis.values)
+            PLAB_REQUIRE(seen != v, "--sweep " + axis.key + ": '" + v + "' appears twice");
+        axis.values.push_back(v);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+    return axis;
+}
+
+std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes) {
+    PLAB_REQUIRE(!axes.empty(), "a sweep needs at least one --sweep key=v1,v2,...");
+    for (std::size_t i = 0; i < axes.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            PLAB_REQUIRE(axes[i].key != axes[j].key,
+                         "--sweep " + axes[i].key + " is given twice; list its values once");
+    std::vector<SweepPoint> points(1, SweepPoint{base, {}});
+    for (const auto& axis : axes) {
+        std::vector<SweepPoint> next;
+        for (const auto& p : points)
+            for (const auto& v : axis.values) {
+                SweepPoint q = p;
+                apply(q.config, axis.key, v);
+                q.settings.emplace_back(axis.key, v);
+                next.push_back(std::move(q));
+            }
+        points = std::move(next);
+    }
+    return points;
+}
+
+void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
+               const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
+               std::ostream* step_progress) {
+    PLAB_REQUIRE(!out_dir.empty(), "--sweep needs --out DIR for sweep.csv and sweep.md");
+    require_render_mode(base.render);
+    std::vector<SweepAxis> axes;
+    for (const auto& s : sweeps) axes.push_back(parse_sweep_axis(s));
+    const std::vector<SweepPoint> points = expand_sweep(base, axes);
+    bool frames = false;
+    for (const auto& p : points) frames = frames || renders(p.config);
+#if !PLAB_HAS_RENDER
+    PLAB_REQUIRE(!frames, "--render needs the renderer, and this build has none "
+                          "(PLAB_BUILD_RENDER=OFF)");
+#endif
+
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    PLAB_REQUIRE(!ec, "cannot create '" + out_dir.string() + "': " + ec.message());
+    const std::filesystem::path csv_path = out_dir / "sweep.csv";
+    const std::filesystem::path md_path = out_dir / "sweep.md";
+
+    std::vector<std::string> params;
+    for (const auto& a : axes)
+        if (is_param(a.key)) params.push_back(a.key);
+
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const SweepPoint& p = points[i];
+        std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(points.size()) + "]";
+        for (const auto& [k, v] : p.settings) label += " " + k + "=" + v;
+        progress << label << "\n" << std::flush;
+
+        Row r;
+        try {
+            BenchRun run(p.config);
+            const BenchResult result = run.measure(step_progress);
+            r.settings = p.settings;
+            r.backend = std::string(sim::backend_name(run.simulator().backend()));
+            r.device = run.simulator().device_name();
+            r.preset = p.config.preset;
+            r.particles = p.config.particles;
+            r.options = p.config.options;
+            r.render = p.config.render;
+            for (const auto& name : params)
+                for (const auto& [k, v] : p.settings)
+                    if (k == name) r.param_values.push_back(v);
+            for (const Stage& s : kStages) {
+                const auto v =
+                    timing_column(s.from_measured ? result.measured : result.staged, s.field);
+                r.stats.push_back(median(v));
+                r.stats.push_back(percentile(v, 0.1));
+                r.stats.push_back(percentile(v, 0.9));
+            }
+            r.steps_per_s = 1000.0 * p.config.steps / result.wall_ms;
+#if PLAB_HAS_RENDER
+            // Whole frames of the same simulator, after its steps were measured alone.
+            if (renders(p.config)) {
+                const FrameBenchResult frames_result =
+                    measure_frames(run, p.config, step_progress);
+                for (double FrameSample::*part :
+                     {&FrameSample::export_gpu_ms, &FrameSample::feed_cpu_ms,
+                      &FrameSample::draw_gpu_ms, &FrameSample::frame_cpu_ms}) {
+                    const auto v = frame_column(frames_result, part);
+                    r.frame_stats.push_back(median(v));
+                    r.frame_stats.push_back(percentile(v, 0.1));
+                    r.frame_stats.push_back(percentile(v, 0.9));
+                }
+                r.frame_stats.push_back(frames_result.pipelined_ms);
+                r.frame_stats.push_back(1000.0 / frames_result.pipelined_ms);
+            }
+#endif
+        } catch (const std::exception& e) {
+            throw Error(
+                label + ": " + e.what() +
+                (rows.empty() ? "" : " (the finished rows are in " + csv_path.string() + ")"));
+        }
+        rows.push_back(std::move(r));
+        write_file(csv_path, sweep_csv(params, rows, frames));
+        write_file(md_path, sweep_markdown(base, axes, rows, points.size(), frames));
+    }
+    out << sweep_markdown(base, axes, rows, points.size(), frames);
+    out << "\nwrote " << csv_path.string() << " and " << md_path.string() << "\n";
+}
+
+}  // namespace plab::app

@@ -1,0 +1,47 @@
+#pragma once
+// `particle-lab bench --sweep key=v1,v2 ... --out DIR`: the cross product of the swept values,
+// each measured like `bench` (warm-up, measured steps, medians), tabulated in DIR/sweep.csv
+// and DIR/sweep.md.
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/lab/bench_config.h"
+
+namespace plab::app {
+
+struct SweepAxis {
+    std::string key;  // canonical: particles, backend, preset, render, a variant or a parameter
+    std::vector<std::string> values;
+};
+
+// Parses "key=v1,v2,...". Keys: particles, backend, preset, render (off, interop, host,
+// pinned, pinned-async: the feed path of whole frames, as `bench --render`), every step variant
+// of sim::variant_table() by name (on/off or its number; "variant." in front is accepted, as
+// recordings write it) and every parameter of sim::param_table() by name.
+// Throws plab::Error naming the known keys or the bad value.
+SweepAxis parse_sweep_axis(std::string_view text);
+
+struct SweepPoint {
+    BenchConfig config;
+    std::vector<std::pair<std::string, std::string>> settings;  // key, value per axis
+};
+
+// Every combination, the last axis varying fastest, each applied to `base`. Checks every value
+// first (so a typo fails before hours of measuring). Throws plab::Error.
+std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes);
+
+// Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (rewritten after every
+// configuration, so an interrupted sweep keeps the finished rows). A configuration whose render
+// is not off (swept, or `base.render` for all) is measured as steps and then as whole frames
+// (frame_bench.h); its frame timings fill extra columns. One line per configuration
+// goes to `progress`; step-level progress to `step_progress` when not null. The Markdown table
+// is also printed to `out`.
+void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
+               const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
+               std::ostream* step_progress);
+
+}  // namespace plab::app

@@ -1,0 +1,419 @@
+#include "app/viewer/app.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+#include "app/viewer/gpu_memory.h"
+#include "app/lab/local_time.h"
+#include "app/viewer/scene_list.h"
+#include "app/viewer/session_export.h"
+#include "render/gl_check.h"
+#include "render/interop_buffer.h"
+#include "render/screenshot.h"
+#include "sim/error.h"
+#include "sim/divergence.h"
+#include "sim/sph_kernel.h"
+
+namespace plab::app {
+namespace {
+
+constexpr int kStatsEvery = 10;   // frames between divergence checks (stats may sync the GPU)
+constexpr int kMemoryEvery = 30;  // frames between GPU memory queries
+constexpr float kClear[3] = {0.07f, 0.08f, 0.10f};
+constexpr glm::vec4 kBoxColor{0.55f, 0.58f, 0.65f, 1.f};
+constexpr glm::vec4 kColliderColor{0.95f, 0.75f, 0.35f, 1.f};
+
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::string timestamped_png() { return "particle-lab-" + local_timestamp() + ".png"; }
+
+}  // namespace
+
+App::App(const AppConfig& config)
+    : config_(config),
+      window_(config.width, config.height, "Particle Lab", config.vsync),
+      session_(config) {
+    install_callbacks();
+    imgui_ = std::make_unique<ImGuiLayer>(window_.handle());
+
+    ui_.params = session_.params();
+    ui_.scenes = find_scene_files();
+    if (const auto& file = session_.scene_file()) {
+        for (std::size_t i = 0; i < ui_.scenes.size(); ++i)
+            if (std::filesystem::path(ui_.scenes[i]).stem() == file->name)
+                ui_.scene_index = static_cast<int>(i);
+    }
+    submitted_ = ui_.params;
+    ui_.vsync = config.vsync;
+    ui_.view.color = config.color;
+    ui_.view.show_panel = config.show_panel;
+    // Where the panel will be (its layout may differ once the ini file is read; frame 1
+    // frames the scene again with the real one).
+    ui_.panel_right = kPanelMargin + kPanelWidth;
+    ui_.options = session_.options();
+    ui_.particles_field = static_cast<int>(session_.particle_count());
+
+    facts_.device_name = session_.simulator().device_name();
+    facts_.gl_renderer = window_.gl_renderer();
+    facts_.gl_version = window_.gl_version();
+    facts_.cuda_reason = sim::cuda_unavailable_reason();
+    // Interop needs the GL context on the simulating GPU; ask only now that it is current.
+    facts_.interop_reason = facts_.cuda_reason.empty()
+                                ? render::interop_unavailable_reason()
+                                : "no CUDA device (" + facts_.cuda_reason + ")";
+    feed_.reserve(session_.particle_count());
+    frame_scene();
+
+    std::printf("particle-lab: GL_RENDERER %s, OpenGL %s\n", facts_.gl_renderer.c_str(),
+                facts_.gl_version.c_str());
+    std::printf(
+        "particle-lab: %s backend on %s, %zu particles (%s preset)%s%s\n",
+        std::string(sim::backend_name(session_.backend())).c_str(),
+        facts_.device_name.c_str(), session_.particle_count(),
+        std::string(sim::preset_name(session_.preset())).c_str(),
+        session_.cpu_note().empty() ? "" : "; CUDA not used: ", session_.cpu_note().c_str());
+    if (session_.backend() == sim::Backend::Cuda) {
+        std::printf("particle-lab: CUDA-GL interop %s%s\n",
+                    facts_.interop_reason.empty() ? "on" : "off, host copy: ",
+                    facts_.interop_reason.c_str());
+    }
+    std::fflush(stdout);
+    // A timed run's recording: every frame interval of the run.
+    if (!config_.record.empty()) recorder_.start(configuration(), config_.frames - 1);
+    last_frame_start_ = std::chrono::steady_clock::now();
+}
+
+App::~App() {
+    // ImGui first: its backend restores the callbacks it chained to ours.
+    imgui_.reset();
+}
+
+int App::run() {
+    while (frame()) {
+    }
+    if (config_.frames > 0 && frames_ > 1) {
+        const double mean = measured_ms_ / static_cast<double>(frames_ - 1);
+        std::printf("particle-lab: %ld frames, mean %.2f ms (%.1f FPS)\n", frames_, mean,
+                    mean > 0 ? 1000.0 / mean : 0.0);
+    }
+    return 0;
+}
+
+App::Viewport App::scene_viewport(WindowSize fb) const {
+    const WindowSize win = window_.window_size();
+    const float panel = ui_.view.show_panel ? ui_.panel_right : 0.f;
+    int x0 = win.width > 0 ? static_cast<int>(std::lround(panel * static_cast<float>(fb.width) /
+                                                          static_cast<float>(win.width)))
+                           : 0;
+    if (fb.width - x0 < fb.width / 3) x0 = 0;  // a wide panel on a narrow window: draw under it
+    return {x0, 0, fb.width - x0, fb.height};
+}
+
+float App::aspect() const {
+    const WindowSize fb = window_.framebuffer_size();
+    if (fb.empty()) return static_cast<float>(config_.width) / static_cast<float>(config_.height);
+    const Viewport v = scene_viewport(fb);
+    return static_cast<float>(v.width) / static_cast<float>(v.height);
+}
+
+void App::frame_scene() {
+    const sim::Domain& d = session_.domain();
+    // Framing the box also sets the near and far planes; a scene file's camera then moves it.
+    camera_.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, aspect());
+    const auto& file = session_.scene_file();
+    if (file && file->camera) {
+        const sim::SceneCamera& c = *file->camera;
+        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance,
+                          glm::radians(c.yaw_deg), glm::radians(c.pitch_deg));
+    }
+}
+
+template <typename Change>
+bool App::attempt(const char* what, Change&& change) {
+    try {
+        change();
+        return true;
+    } catch (const std::exception& e) {
+        ui_.say(std::string(what) + " failed: " + e.what() + " (the current run continues)", true);
+        return false;
+    }
+}
+
+void App::sync() {
+    const Requests r = std::exchange(ui_.requests, Requests{});
+    if (window_.vsync() != ui_.vsync) window_.set_vsync(ui_.vsync);
+    if (ui_.params != submitted_) {
+        submitted_ = ui_.params;
+        attempt("Parameter change", [&] { session_.set_params(ui_.params); });
+    }
+    if (r.options_changed) attempt("Option change", [&] { session_.set_options(ui_.options); });
+    if (r.backend) {
+        if (attempt("Switching backend",
+                    [&] { session_.change_backend(*r.backend, ui_.params); })) {
+            diverged_ = false;
+            facts_.device_name = session_.simulator().device_name();
+            ui_.say("Now on the " + std::string(sim::backend_name(session_.backend())) +
+                    " backend (scene restarted).");
+        }
+    }
+    if (r.preset) {
+        if (attempt("Switching preset", [&] { ui_.params = session_.change_preset(*r.preset); })) {
+            submitted_ = ui_.params;
+            diverged_ = false;
+            frame_scene();
+        }
+    }
+    if (r.scene) {
+        if (attempt("Loading the scene", [&] {
+                const sim::SceneFile file = sim::load_scene_file(*r.scene);
+                feed_.reserve(file.particles);  // first: a failed start then only leaves buffers
+                ui_.params = session_.use_scene_file(file);
+            })) {
+            submitted_ = ui_.params;
+            diverged_ = false;
+            ui_.particles_field = static_cast<int>(session_.particle_count());
+            frame_scene();
+            ui_.say("Scene " + session_.scene_file()->name + ": " +
+                    session_.scene_file()->description);
+        }
+    }
+    if (r.particles) {
+        const std::size_t n = *r.particles;
+        if (attempt("Changing the particle count", [&] {
+                feed_.reserve(n);  // first: a failed reset then only leaves bigger buffers
+                session_.change_count(n, ui_.params);
+            })) {
+            diverged_ = false;
+            frame_scene();
+            ui_.say("Running " + std::to_string(session_.particle_count()) + " particles.");
+        }
+        ui_.particles_field = static_cast<int>(session_.particle_count());
+    }
+    if (r.reset) {
+        if (attempt("Reset", [&] { session_.reset(ui_.params); })) {
+            submitted_ = ui_.params;
+            if (diverged_) ui_.message.clear();
+            diverged_ = false;
+        }
+    }
+    if (r.export_frame)
+        attempt("Export", [&] {
+            ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());
+        });
+    sync_recording();
+    if (r.step_once) step_once_ = true;
+    if (r.frame_scene) frame_scene();
+    if (r.screenshot) {
+        const WindowSize fb = window_.framebuffer_size();
+        // Taken after this frame is drawn (see frame()); remembered until then.
+        ui_.requests.screenshot = !fb.empty();
+        if (fb.empty()) ui_.say("No screenshot: the window is minimised.", true);
+    }
+}
+
+void App::step_and_time(bool advance) {
+    if (advance) session_.step();
+    const std::vector<sim::StageTimings> steps = session_.simulator().take_timings();
+    if (steps.empty()) {
+        if (!advance) history_.sim_ms.push(0.f);
+        return;
+    }
+    sim::StageTimings sum;
+    sum.has_stages = true;
+    for (const sim::StageTimings& t : steps) {
+        sum.grid_ms += t.grid_ms;
+        sum.reorder_ms += t.reorder_ms;
+        sum.forces_ms += t.forces_ms;
+        sum.integrate_ms += t.integrate_ms;
+        sum.total_ms += t.total_ms;
+        sum.has_stages = sum.has_stages && t.has_stages;
+        sum.integrate_fused = t.integrate_fused;
+    }
+    history_.sim_ms.push(static_cast<float>(sum.total_ms));
+    history_.grid_ms = sum.grid_ms;
+    history_.reorder_ms = sum.reorder_ms;
+    history_.forces_ms = sum.forces_ms;
+    history_.integrate_ms = sum.integrate_ms;
+    history_.has_stages = sum.has_stages;
+    history_.integrate_fused = sum.integrate_fused;
+}
+
+void App::check_stats() {
+    const sim::SimStats stats = session_.simulator().stats(session_.params());
+    if (ui_.view.auto_speed_scale && std::isfinite(stats.max_speed)) {
+        // Smoothed, so one fast particle does not make the colours flicker.
+        const float target = std::max(stats.max_speed, 1e-6f);
+        ui_.view.speed_scale += 0.3f * (target - ui_.view.speed_scale);
+    }
+    ui_.stats = stats;
+    const std::string why = sim::divergence_reason(stats, session_.params());
+    if (!why.empty() && !diverged_) {
+        diverged_ = true;
+        ui_.paused = true;
+        ui_.say("Diverged, paused: " + why + " Then Reset.", true);
+    }
+}
+
+sim::RenderStyle App::render_style() const {
+    const sim::Params& p = session_.params();
+    sim::RenderStyle style;
+    style.color = ui_.view.color;
+    style.speed_scale = std::max(ui_.view.speed_scale, 1e-6f);
+    style.rest_density = p.rest_density;
+    style.density_span = std::max(ui_.view.density_span, 1e-5f);
+    style.tait_b = p.rest_density * p.sound_speed * p.sound_speed / sim::kTaitGamma;
+    style.pressure_scale = std::max(ui_.view.pressure_scale, 1e-3f);
+    if (ui_.view.auto_pressure_scale) {
+        // The hydrostatic pressure at the bottom of a domain full of liquid.
+        const sim::Domain d = session_.domain();
+        const float g = std::sqrt(p.gravity_x * p.gravity_x + p.gravity_y * p.gravity_y +
+                                  p.gravity_z * p.gravity_z);
+        style.pressure_scale = std::max(p.rest_density * g * (d.max.y - d.min.y), 1.f);
+    }
+    return style;
+}
+
+void App::feed_particles() {
+    feed_.reserve(session_.particle_count());
+    const sim::RenderStyle style = render_style();
+    const bool interop = session_.backend() == sim::Backend::Cuda &&
+                         facts_.interop_reason.empty() && ui_.use_interop;
+    const render::FeedPath host = ui_.host_path;
+    render::FeedTiming t;
+    if (interop) {
+        try {
+            t = feed_.feed(session_.simulator(), style, render::FeedPath::Interop);
+        } catch (const std::exception& e) {
+            // Registration or mapping refused: fall back for good and say why.
+            facts_.interop_reason = std::string("interop failed: ") + e.what();
+            t = feed_.feed(session_.simulator(), style, host);
+        }
+    } else {
+        t = feed_.feed(session_.simulator(), style, host);
+    }
+    facts_.feeding_interop = t.path == render::FeedPath::Interop;
+    facts_.feed_path = render::feed_path_name(t.path);
+    history_.feed_interop = facts_.feeding_interop;
+    history_.map_ms = t.map_ms;
+    history_.export_ms = t.export_ms;
+    history_.upload_ms = t.upload_ms;
+    history_.unmap_ms = t.unmap_ms;
+    history_.feed_ms.push(static_cast<float>(t.total_ms()));
+}
+
+void App::draw_scene(WindowSize fb) {
+    PLAB_GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, 0));
+    PLAB_GL_CHECK(glViewport(0, 0, fb.width, fb.height));
+    PLAB_GL_CHECK(glClearColor(kClear[0], kClear[1], kClear[2], 1.f));
+    PLAB_GL_CHECK(glClearDepth(1.0));
+    PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+    const Viewport vp = scene_viewport(fb);
+    PLAB_GL_CHECK(glViewport(vp.x, vp.y, vp.width, vp.height));
+
+    const float a = static_cast<float>(vp.width) / static_cast<float>(vp.height);
+    render::RenderView view;
+    view.view = camera_.view();
+    view.projection = camera_.projection(a);
+    view.viewport_height = static_cast<float>(vp.height);
+    const glm::mat4 view_projection = view.projection * view.view;
+    const sim::Params& p = session_.params();
+
+    scene_timer_.begin();
+    particles_.draw(feed_.positions(), feed_.colors(), static_cast<int>(session_.particle_count()),
+                    view, p.radius);
+    if (ui_.view.show_box) {
+        const sim::Domain& d = session_.domain();
+        lines_.draw_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, view_projection,
+                        kBoxColor);
+    }
+    if (ui_.view.show_collider) {
+        lines_.draw_sphere({p.collider_x, p.collider_y, p.collider_z}, p.collider_radius,
+                           view_projection, kColliderColor);
+    }
+    scene_timer_.end();
+    if (const auto ms = scene_timer_.poll()) history_.render_ms.push(static_cast<float>(*ms));
+}
+
+void App::draw_panel_layer() {
+    imgui_->begin_frame();
+    if (ui_.view.show_panel) draw_panel(ui_, session_, history_, facts_, record_ui_, recorder_);
+    panel_timer_.begin();
+    imgui_->end_frame();
+    panel_timer_.end();
+    if (const auto ms = panel_timer_.poll()) history_.panel_ms.push(static_cast<float>(*ms));
+}
+
+void App::save_screenshot(const std::string& path, WindowSize fb) {
+    const std::vector<std::uint8_t> rgba = render::read_framebuffer(0, fb.width, fb.height);
+    render::write_png(path, fb.width, fb.height, rgba);
+}
+
+bool App::frame() {
+    const auto start = std::chrono::steady_clock::now();
+    if (frames_ > 0) {
+        const double ms = ms_between(last_frame_start_, start);
+        history_.frame_ms.push(static_cast<float>(ms));
+        measured_ms_ += ms;
+        // The frame that just ended, with the timings it gathered.
+        if (recorder_.active()) record_frame(ms);
+    }
+    last_frame_start_ = start;
+
+    WindowSize fb = window_.framebuffer_size();
+    // Minimised: wait for events instead of spinning (timed runs keep going).
+    if (fb.empty() && config_.frames == 0) {
+        glfwWaitEventsTimeout(0.1);
+    } else {
+        glfwPollEvents();
+    }
+    if (window_.should_close()) return false;
+
+    sync();
+    const bool advance = !ui_.paused || std::exchange(step_once_, false);
+    step_and_time(advance);
+    // Every few frames, and after each single step while paused.
+    if (frames_ % kStatsEvery == 0 || (advance && ui_.paused)) check_stats();
+    if (session_.backend() == sim::Backend::Cuda && frames_ % kMemoryEvery == 0) {
+        facts_.gpu_memory = query_gpu_memory();
+    } else if (session_.backend() != sim::Backend::Cuda) {
+        facts_.gpu_memory.reset();
+    }
+
+    fb = window_.framebuffer_size();
+    if (!fb.empty()) {
+        feed_particles();
+        draw_scene(fb);
+    }
+    draw_panel_layer();
+    if (!ui_.view.show_panel) ui_.panel_right = 0.f;
+    if (frames_ == 0) frame_scene();  // now that the panel's real size is known
+
+    ++frames_;
+    const bool last = config_.frames > 0 && frames_ >= config_.frames;
+    if (!fb.empty() && std::exchange(ui_.requests.screenshot, false)) {
+        const std::string path = timestamped_png();
+        if (attempt("Screenshot", [&] { save_screenshot(path, fb); })) ui_.say("Saved " + path);
+    }
+    if (last && !config_.screenshot.empty()) {
+        PLAB_REQUIRE(!fb.empty(),
+                     "cannot take the screenshot: the window has no pixels "
+                     "(minimised?)");
+        save_screenshot(config_.screenshot, fb);
+        std::printf("particle-lab: wrote %s (%dx%d) after %ld frames\n", config_.screenshot.c_str(),
+                    fb.width, fb.height, frames_);
+    }
+    window_.swap_buffers();
+    return !last;
+}
+
+}  // namespace plab::app

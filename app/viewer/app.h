@@ -1,0 +1,108 @@
+#pragma once
+// The desktop app: one window, one simulation, one frame loop. Each frame polls input, applies
+// the UI's edits at one sync point, steps the simulation, feeds the particle buffers (CUDA-GL
+// interop or host copy), draws the scene and the panel, and swaps.
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "app/viewer/app_config.h"
+#include "app/viewer/frame_history.h"
+#include "app/viewer/glfw_window.h"
+#include "app/viewer/imgui_layer.h"
+#include "app/viewer/panel.h"
+#include "app/viewer/record_panel.h"
+#include "app/lab/recorder.h"
+#include "app/lab/recording.h"
+#include "app/viewer/sim_session.h"
+#include "app/viewer/ui_state.h"
+#include "render/gpu_timer.h"
+#include "render/line_renderer.h"
+#include "render/orbit_camera.h"
+#include "render/particle_feed.h"
+#include "render/particle_renderer.h"
+
+struct GLFWwindow;
+
+namespace plab::app {
+
+class App {
+  public:
+    // Opens the window and starts the scene; throws plab::Error with a readable reason.
+    explicit App(const AppConfig& config);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Runs frames until the window closes or config.frames are done; returns the exit code.
+    int run();
+    // One frame; false when the app should stop.
+    bool frame();
+
+  private:
+    void sync();
+    void step_and_time(bool advance);
+    void check_stats();
+    void feed_particles();
+    sim::RenderStyle render_style() const;
+    void draw_scene(WindowSize framebuffer);
+    void draw_panel_layer();
+    void save_screenshot(const std::string& path, WindowSize framebuffer);
+    void frame_scene();
+    // Recording (app/app_record.cpp): the configuration now, one row per finished frame, and
+    // saving when a recording ends.
+    std::vector<ConfigEntry> configuration();
+    void sync_recording();
+    void record_frame(double frame_ms);
+    void finish_recording();
+    // The part of the framebuffer the scene is drawn in: right of the panel when it is open
+    // against the left edge (and leaves room), else all of it.
+    struct Viewport {
+        int x = 0, y = 0, width = 0, height = 0;
+    };
+    Viewport scene_viewport(WindowSize framebuffer) const;
+    float aspect() const;
+    // Runs a change the UI asked for; a failure becomes a message in the panel.
+    template <typename Change>
+    bool attempt(const char* what, Change&& change);
+
+    // Input (app/input.cpp). GLFW calls these through the window's user pointer.
+    void install_callbacks();
+    void on_key(int key, int action, int mods);
+    void on_mouse_button(int button, int action, int mods);
+    void on_cursor(double x, double y);
+    void on_scroll(double dy);
+
+    AppConfig config_;
+    GlfwWindow window_;  // first in, last out: every GL object below needs its context
+    SimSession session_;
+    std::unique_ptr<ImGuiLayer> imgui_;  // made after the app's callbacks are installed
+    render::ParticleRenderer particles_;
+    render::LineRenderer lines_;
+    render::ParticleFeed feed_;
+    render::GpuTimer scene_timer_;
+    render::GpuTimer panel_timer_;
+    render::OrbitCamera camera_;
+
+    UiState ui_;
+    sim::Params submitted_;  // the last edit handed to the session (validated or refused)
+    FrameHistory history_;
+    PanelFacts facts_;
+    Recorder recorder_;
+    RecordUi record_ui_;
+    bool step_once_ = false;
+    bool diverged_ = false;
+    long frames_ = 0;
+    std::chrono::steady_clock::time_point last_frame_start_;
+    double measured_ms_ = 0;  // sum of frame times after the first frame, for the exit summary
+
+    struct Drag {
+        int button = -1;  // GLFW button held since a press outside the panel, or -1
+        bool collider = false;
+        double x = 0, y = 0;
+    } drag_;
+    double last_click_time_ = -1.0;
+    double last_click_x_ = 0, last_click_y_ = 0;
+};
+
+}  // namespace plab::app

@@ -1,0 +1,33 @@
+#pragma once
+// What `particle-lab` (the window app) is asked to do, as parsed from the command line.
+#include <cstddef>
+#include <string>
+
+#include "sim/color_map.h"
+#include "sim/run_recipe.h"
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+struct AppConfig {
+    sim::Backend backend = sim::Backend::Auto;
+    // --preset or --scene (loaded and checked up front), --particles (0: the default for the
+    // backend in use) and --set name=value.
+    sim::RunRequest run;
+    sim::SimulatorOptions options;  // the step variants (--graph, --block-size, ...)
+    sim::ColorMode color = sim::ColorMode::Speed;
+    int frames = 0;          // > 0: run this many frames, then exit
+    std::string screenshot;  // with frames: write the last frame here (PNG)
+    std::string record;      // with frames: record every frame into this file (CSV recording)
+    bool vsync = true;
+    bool show_panel = true;
+    int width = 1280;  // window size in screen coordinates
+    int height = 720;
+};
+
+// Default scene sizes: CUDA draws 100k particles at hundreds of frames per second; the CPU
+// backend steps ~25k at an interactive rate on a few cores.
+inline constexpr std::size_t kDefaultCudaParticles = 100'000;
+inline constexpr std::size_t kDefaultCpuParticles = 25'000;
+
+}  // namespace plab::app

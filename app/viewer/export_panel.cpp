@@ -1,0 +1,36 @@
+#include "app/viewer/export_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace plab::app {
+
+void export_controls(UiState& ui, const SimSession& session) {
+    ImGui::Text("simulated time %.6g s", session.sim_time());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Steps run since the last reset × dt; Reset sets it back to 0.");
+
+    if (ImGui::Button("Export")) ui.requests.export_frame = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Writes the particles now (positions, velocities; density and pressure for SPH) "
+            "with the simulated time as frame_NNNNNN.vtk and .csv, and lists the frame in "
+            "particles.vtk.series: open that in ParaView.");
+    ImGui::SameLine();
+    // ImGui edits a fixed buffer; the folder lives in UiState as a string.
+    std::array<char, 1024> buffer{};
+    const std::size_t n = std::min(ui.export_folder.size(), buffer.size() - 1);
+    std::memcpy(buffer.data(), ui.export_folder.data(), n);
+    ImGui::SetNextItemWidth(-1.f);
+    if (ImGui::InputTextWithHint("##export_folder", "folder", buffer.data(), buffer.size()))
+        ui.export_folder = buffer.data();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Folder for exported frames, relative to the working directory; "
+            "created when missing.");
+}
+
+}  // namespace plab::app

@@ -1,0 +1,149 @@
+// Keyboard and mouse for App: shortcuts, orbit / pan / zoom, double-click framing and
+// shift+drag of the collider. Everything is ignored while ImGui wants the input (typing in a
+// field, dragging a slider, the cursor over the panel).
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/viewer/app.h"
+
+namespace plab::app {
+namespace {
+
+constexpr double kDoubleClickSeconds = 0.35;
+constexpr double kDoubleClickPixels = 5.0;
+
+App& app_of(GLFWwindow* window) { return *static_cast<App*>(glfwGetWindowUserPointer(window)); }
+
+// GLFW callbacks return into C code: nothing may escape them.
+template <typename Body>
+void guarded(Body&& body) {
+    try {
+        body();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "particle-lab: input handling failed: %s\n", e.what());
+    }
+}
+
+}  // namespace
+
+void App::install_callbacks() {
+    GLFWwindow* w = window_.handle();
+    glfwSetWindowUserPointer(w, this);
+    glfwSetKeyCallback(w, [](GLFWwindow* win, int key, int, int action, int mods) {
+        guarded([&] { app_of(win).on_key(key, action, mods); });
+    });
+    glfwSetMouseButtonCallback(w, [](GLFWwindow* win, int button, int action, int mods) {
+        guarded([&] { app_of(win).on_mouse_button(button, action, mods); });
+    });
+    glfwSetCursorPosCallback(w, [](GLFWwindow* win, double x, double y) {
+        guarded([&] { app_of(win).on_cursor(x, y); });
+    });
+    glfwSetScrollCallback(
+        w, [](GLFWwindow* win, double, double dy) { guarded([&] { app_of(win).on_scroll(dy); }); });
+}
+
+void App::on_key(int key, int action, int /*mods*/) {
+    const bool press = action == GLFW_PRESS;
+    // Holding '.' keeps stepping.
+    if (!press && !(action == GLFW_REPEAT && key == GLFW_KEY_PERIOD)) return;
+    if (imgui_ && imgui_->wants_keyboard()) return;
+    switch (key) {
+        case GLFW_KEY_SPACE:
+            ui_.paused = !ui_.paused;
+            break;
+        case GLFW_KEY_PERIOD:
+            ui_.paused = true;
+            ui_.requests.step_once = true;
+            break;
+        case GLFW_KEY_R:
+            ui_.requests.reset = true;
+            break;
+        case GLFW_KEY_F1:
+            ui_.view.show_panel = !ui_.view.show_panel;
+            break;
+        case GLFW_KEY_F12:
+            ui_.requests.screenshot = true;
+            break;
+        case GLFW_KEY_V:
+            ui_.vsync = !ui_.vsync;
+            break;
+        case GLFW_KEY_LEFT_BRACKET:
+        case GLFW_KEY_RIGHT_BRACKET:
+            if (!ui_.scenes.empty()) {
+                const int n = static_cast<int>(ui_.scenes.size());
+                const int step = key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1;
+                const int from = ui_.scene_index < 0 ? (step > 0 ? -1 : 0) : ui_.scene_index;
+                ui_.scene_index = ((from + step) % n + n) % n;
+                ui_.requests.scene = ui_.scenes[static_cast<std::size_t>(ui_.scene_index)];
+            }
+            break;
+        case GLFW_KEY_ESCAPE:
+            window_.request_close();
+            break;
+        default:
+            break;
+    }
+}
+
+void App::on_mouse_button(int button, int action, int mods) {
+    double x = 0, y = 0;
+    glfwGetCursorPos(window_.handle(), &x, &y);
+    if (action == GLFW_RELEASE) {
+        if (button == drag_.button) drag_.button = -1;
+        return;
+    }
+    if (action != GLFW_PRESS || (imgui_ && imgui_->wants_mouse())) return;
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        const double now = glfwGetTime();
+        const bool double_click =
+            last_click_time_ >= 0 && now - last_click_time_ < kDoubleClickSeconds &&
+            std::hypot(x - last_click_x_, y - last_click_y_) < kDoubleClickPixels;
+        last_click_time_ = double_click ? -1.0 : now;  // a third click starts a new pair
+        last_click_x_ = x;
+        last_click_y_ = y;
+        if (double_click) ui_.requests.frame_scene = true;
+    }
+    if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_RIGHT) {
+        drag_.button = button;
+        drag_.collider = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT) != 0;
+        drag_.x = x;
+        drag_.y = y;
+    }
+}
+
+void App::on_cursor(double x, double y) {
+    if (drag_.button < 0) return;
+    const auto dx = static_cast<float>(x - drag_.x);
+    const auto dy = static_cast<float>(y - drag_.y);
+    drag_.x = x;
+    drag_.y = y;
+    // Cursor positions are in screen coordinates, so scale by the window's height, not the
+    // framebuffer's (they differ on HiDPI screens).
+    const auto height = static_cast<float>(std::max(window_.window_size().height, 1));
+    if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.collider) {
+        // Into the host copy: applied with the other edits at the next sync.
+        sim::Params& p = ui_.params;
+        const glm::vec3 moved =
+            camera_.drag_in_view_plane({p.collider_x, p.collider_y, p.collider_z}, dx, dy, height);
+        const sim::Domain& d = session_.domain();
+        p.collider_x = std::clamp(moved.x, d.min.x, d.max.x);
+        p.collider_y = std::clamp(moved.y, d.min.y, d.max.y);
+        p.collider_z = std::clamp(moved.z, d.min.z, d.max.z);
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {
+        camera_.orbit(dx, dy);
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_RIGHT) {
+        camera_.pan(dx, dy, height);
+    }
+}
+
+void App::on_scroll(double dy) {
+    if (imgui_ && imgui_->wants_mouse()) return;
+    camera_.zoom(static_cast<float>(dy));
+}
+
+}  // namespace plab::app

@@ -1,0 +1,443 @@
+#include "app/viewer/panel.h"
+
+#include "app/viewer/export_panel.h"
+#include "sim/sph_kernel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace plab::app {
+namespace {
+
+const ImVec4 kWarn{1.f, 0.8f, 0.3f, 1.f};
+const ImVec4 kError{1.f, 0.4f, 0.35f, 1.f};
+const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
+
+struct SliderRange {
+    float lo, hi;
+    bool log;
+};
+
+// A useful slider span for each parameter: the table's limits are wide enough for every
+// preset, far too wide to drag through. Ctrl+click still types any value in the table range.
+SliderRange slider_range(const sim::ParamInfo& info, const sim::Params& preset,
+                         const sim::Domain& domain) {
+    const std::string_view name = info.name;
+    const auto axis = [&](char c) {
+        const float lo = c == 'x' ? domain.min.x : c == 'y' ? domain.min.y : domain.min.z;
+        const float hi = c == 'x' ? domain.max.x : c == 'y' ? domain.max.y : domain.max.z;
+        return SliderRange{lo, hi, false};
+    };
+    if (name == "collider_x") return axis('x');
+    if (name == "collider_y") return axis('y');
+    if (name == "collider_z") return axis('z');
+    if (name == "collider_radius") {
+        const sim::Vec3 size = domain.max - domain.min;
+        return {0.f, 0.5f * std::min({size.x, size.y, size.z}), false};
+    }
+    if (name.starts_with("gravity_")) {
+        const float g = std::max(
+            std::sqrt(preset.gravity_x * preset.gravity_x + preset.gravity_y * preset.gravity_y +
+                      preset.gravity_z * preset.gravity_z),
+            1e-6f);
+        return {-4.f * g, 4.f * g, false};
+    }
+    if (name == "global_damping") return {0.9f, 1.f, false};
+    if (info.min >= -1.0 && info.max <= 1.0) {
+        return {static_cast<float>(info.min), static_cast<float>(info.max), false};
+    }
+    // Positive quantities: logarithmic around the preset's value (attraction, often 0, takes
+    // its scale from the spring).
+    float reference = static_cast<float>(info.get(preset));
+    if (name == "attraction" && reference == 0.f) reference = 0.2f * preset.spring;
+    if (!(reference > 0.f)) reference = 1.f;
+    const float lo = name == "radius" ? reference / 10.f : 0.f;
+    const float hi = name == "radius" ? reference * 4.f : reference * 100.f;
+    return {std::max(lo, static_cast<float>(info.min)), std::min(hi, static_cast<float>(info.max)),
+            true};
+}
+
+void help_marker(const std::string& text) {
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.f);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+std::string param_tooltip(const sim::ParamInfo& info) {
+    char range[96];
+    std::snprintf(range, sizeof range, "\nAllowed: %g .. %g %s", info.min, info.max,
+                  std::string(info.unit).c_str());
+    std::string t = std::string(info.help) + range;
+    if (info.needs_reset) t += "\nTakes effect on Reset.";
+    t += "\nCtrl+click to type a value.";
+    return t;
+}
+
+void parameter_sliders(UiState& ui, const SimSession& session) {
+    const sim::Params preset = sim::preset_params(session.preset());
+    const sim::Model model = session.params().model;
+    for (const sim::ParamInfo& info : sim::param_table()) {
+        if (!sim::applies_to(info.models, model)) continue;  // the other model's knobs
+        const std::string label =
+            std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
+        ImGui::PushID(info.name.data(), info.name.data() + info.name.size());
+        if (info.kind() == sim::ParamKind::Int) {
+            int v = static_cast<int>(info.get(ui.params));
+            if (ImGui::SliderInt(label.c_str(), &v, 1, 50)) {
+                info.set(ui.params, std::clamp<double>(v, info.min, info.max));
+            }
+        } else {
+            const SliderRange r = slider_range(info, preset, session.domain());
+            float v = static_cast<float>(info.get(ui.params));
+            ImGuiSliderFlags flags = ImGuiSliderFlags_NoRoundToFormat;
+            if (r.log) flags |= ImGuiSliderFlags_Logarithmic;
+            if (ImGui::SliderFloat(label.c_str(), &v, r.lo, r.hi, "%.4g", flags)) {
+                info.set(ui.params, std::clamp<double>(v, info.min, info.max));
+            }
+        }
+        help_marker(param_tooltip(info));
+        if (info.needs_reset && info.get(ui.params) != info.get(session.params())) {
+            ImGui::SameLine();
+            ImGui::TextColored(kWarn, "applies on Reset");
+        }
+        ImGui::PopID();
+    }
+}
+
+// Density error, fastest particle and the Courant number, with the CFL limit on dt and a
+// warning when the step is above it.
+void sph_stats_line(const UiState& ui, const SimSession& session) {
+    const sim::SimStats& st = ui.stats;
+    const sim::Params& p = ui.params;
+    const double rho0 = p.rest_density;
+    ImGui::Text("density error  min %+.2f%%  max %+.2f%%  mean %+.2f%%",
+                100.0 * (st.density_min / rho0 - 1.0), 100.0 * (st.density_max / rho0 - 1.0),
+                100.0 * (st.density_mean / rho0 - 1.0));
+    help_marker(
+        "Summation density against the rest density. The minimum is at the free surface, "
+        "where particles lack neighbours (no pressure there); the maximum and the mean show "
+        "the compression: keep it within 1% by raising sound_speed.");
+    const float courant = sim::sph_courant_number(p, st.max_speed);
+    const float limit = sim::sph_max_dt(p, st.max_speed);
+    ImGui::Text("max speed %.3g m/s   CFL number %.3f", st.max_speed, courant);
+    ImGui::Text("dt limit %.3g s (dt %.3g s)", limit, p.dt);
+    help_marker("CFL number = dt (c + v_max) / h; the step is stable up to 0.25.");
+    if (p.dt > limit)
+        ImGui::TextColored(kWarn, "dt %.3g s is above the CFL limit %.3g s: lower dt", p.dt,
+                           limit);
+    (void)session;
+}
+
+void simulation_section(UiState& ui, const SimSession& session) {
+    if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+
+    if (!ui.scenes.empty()) {
+        const auto& file = session.scene_file();
+        const std::string current = file ? file->name : std::string("(preset's own scene)");
+        if (ImGui::BeginCombo("scene", current.c_str())) {
+            for (std::size_t i = 0; i < ui.scenes.size(); ++i) {
+                const std::string name = std::filesystem::path(ui.scenes[i]).stem().string();
+                if (ImGui::Selectable(name.c_str(), static_cast<int>(i) == ui.scene_index)) {
+                    ui.scene_index = static_cast<int>(i);
+                    ui.requests.scene = ui.scenes[i];
+                }
+            }
+            ImGui::EndCombo();
+        }
+        help_marker(file && !file->description.empty()
+                        ? file->description + "\n[ and ] cycle the scenes."
+                        : std::string("Scene files from assets/scenes; [ and ] cycle them."));
+    }
+
+    int preset = static_cast<int>(session.preset());
+    if (ImGui::Combo("preset", &preset, "classic\0granular\0water\0")) {
+        ui.requests.preset = static_cast<sim::Preset>(preset);
+    }
+    help_marker(
+        "classic: the units of NVIDIA's CUDA particles sample.\n"
+        "granular: 5 mm glass beads in SI units.\n"
+        "water: an SPH liquid, a dam break in a tank.\nSwitching restarts the scene.");
+
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
+    ImGui::InputInt("##particles", &ui.particles_field, 1000, 10000);
+    ui.particles_field = std::max(ui.particles_field, 1);
+    ImGui::SameLine();
+    if (ImGui::Button("Apply count")) {
+        ui.requests.particles = static_cast<std::size_t>(ui.particles_field);
+    }
+    ImGui::SameLine();
+    ImGui::Text("running: %zu", session.particle_count());
+    help_marker(
+        "Re-allocates and restarts. A count that does not fit is refused and the "
+        "current run continues.");
+
+    if (ImGui::Button(ui.paused ? "Resume (space)" : "Pause (space)")) ui.paused = !ui.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (.)")) ui.requests.step_once = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) ui.requests.reset = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Defaults"))
+        ui.params = session.preset_defaults(session.preset(), session.particle_count());
+    help_marker("Back to the preset's parameters (reset-only ones apply on Reset).");
+    export_controls(ui, session);
+
+    ImGui::Separator();
+    if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);
+    parameter_sliders(ui, session);
+}
+
+void view_section(UiState& ui) {
+    if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    int color = static_cast<int>(ui.view.color);
+    ImGui::TextUnformatted("colour");
+    ImGui::SameLine();
+    ImGui::RadioButton("speed", &color, static_cast<int>(sim::ColorMode::Speed));
+    ImGui::SameLine();
+    ImGui::RadioButton("id", &color, static_cast<int>(sim::ColorMode::ParticleId));
+    ImGui::SameLine();
+    ImGui::RadioButton("cell", &color, static_cast<int>(sim::ColorMode::Cell));
+    ImGui::SameLine();
+    ImGui::RadioButton("density", &color, static_cast<int>(sim::ColorMode::Density));
+    ImGui::SameLine();
+    ImGui::RadioButton("pressure", &color, static_cast<int>(sim::ColorMode::Pressure));
+    ui.view.color = static_cast<sim::ColorMode>(color);
+    if (ui.view.color == sim::ColorMode::Density) {
+        float percent = 100.f * ui.view.density_span;
+        if (ImGui::SliderFloat("density span (%)", &percent, 0.01f, 50.f, "%.2f",
+                               ImGuiSliderFlags_Logarithmic))
+            ui.view.density_span = percent / 100.f;
+        help_marker("Blue is rest density minus this, red plus this (SPH; DEM shows blue).");
+    }
+    if (ui.view.color == sim::ColorMode::Pressure) {
+        ImGui::Checkbox("auto##pressure", &ui.view.auto_pressure_scale);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(ui.view.auto_pressure_scale);
+        ImGui::SliderFloat("pressure scale (Pa)", &ui.view.pressure_scale, 1.f, 1e7f, "%.3g",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::EndDisabled();
+        help_marker("The pressure shown red. Auto: the hydrostatic pressure at the bottom of "
+                    "the domain.");
+    }
+    if (ui.view.color == sim::ColorMode::Speed) {
+        ImGui::Checkbox("auto", &ui.view.auto_speed_scale);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(ui.view.auto_speed_scale);
+        ImGui::SliderFloat("speed scale (m/s)", &ui.view.speed_scale, 1e-5f, 100.f, "%.3g",
+                           ImGuiSliderFlags_Logarithmic);
+        ImGui::EndDisabled();
+        help_marker("The speed shown red. Auto follows the fastest particle.");
+    }
+    ImGui::Checkbox("box", &ui.view.show_box);
+    ImGui::SameLine();
+    ImGui::Checkbox("collider", &ui.view.show_collider);
+    ImGui::SameLine();
+    ImGui::Checkbox("vsync (V)", &ui.vsync);
+    help_marker("Frame rates only mean something with vsync off.");
+}
+
+void plot(const char* label, const Series& s, const char* unit) {
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%.2f %s (max %.2f)", s.last(), unit, s.max());
+    ImGui::PlotLines(label, s.values(), Series::kLength, s.offset(), overlay, 0.f,
+                     std::max(s.max() * 1.1f, 1e-3f), ImVec2(0, ImGui::GetFontSize() * 3.f));
+}
+
+std::string mib(std::size_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
+void timing_section(const SimSession& session, const FrameHistory& h, const PanelFacts& f) {
+    if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const float frame = h.frame_ms.mean();
+    ImGui::Text("%.1f FPS   frame %.2f ms (mean of %d)", frame > 0.f ? 1000.f / frame : 0.f, frame,
+                Series::kLength);
+    ImGui::Text("simulation %.3f ms   scene draw %.3f ms   panel %.3f ms", h.sim_ms.last(),
+                h.render_ms.last(), h.panel_ms.last());
+    if (h.has_stages) {
+        ImGui::TextColored(kDim, "  grid %.3f  reorder %.3f  forces%s %.3f  integrate %.3f",
+                           h.grid_ms, h.reorder_ms, h.integrate_fused ? "+drift" : "", h.forces_ms,
+                           h.integrate_ms);
+    } else {
+        ImGui::TextColored(kDim, "  one launch per step (CUDA graph or persistent kernel): "
+                                 "stage times not separated");
+    }
+    if (h.feed_interop) {
+        ImGui::Text("interop: map %.3f  export %.3f  unmap %.3f ms", h.map_ms, h.export_ms,
+                    h.unmap_ms);
+    } else {
+        ImGui::Text("host copy: export %.3f  upload %.3f ms", h.export_ms, h.upload_ms);
+    }
+    help_marker(
+        "Simulation: device time (CUDA events, or a clock around the CPU loops).\n"
+        "Scene draw and panel: GL timer queries (GPU time).\n"
+        "Export/upload and map/unmap: host wall time.");
+    plot("frame", h.frame_ms, "ms");
+    plot("simulation", h.sim_ms, "ms");
+    plot("scene draw", h.render_ms, "ms");
+    plot("export", h.feed_ms, "ms");
+
+    ImGui::Separator();
+    ImGui::Text("backend: %s", std::string(sim::backend_name(session.backend())).c_str());
+    ImGui::TextWrapped("device: %s", f.device_name.c_str());
+    ImGui::TextWrapped("GL: %s (%s)", f.gl_renderer.c_str(), f.gl_version.c_str());
+    if (f.gpu_memory) {
+        const std::size_t used = f.gpu_memory->total_bytes - f.gpu_memory->free_bytes;
+        ImGui::Text("GPU memory: %s used, %s free of %s", mib(used).c_str(),
+                    mib(f.gpu_memory->free_bytes).c_str(), mib(f.gpu_memory->total_bytes).c_str());
+    }
+}
+
+void optimizations_section(UiState& ui, const SimSession& session, const PanelFacts& f) {
+    if (!ImGui::CollapsingHeader("Optimizations", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    const bool cuda_running = session.backend() == sim::Backend::Cuda;
+    int backend = cuda_running ? 1 : 0;
+    ImGui::TextUnformatted("backend");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("CPU", &backend, 0) && cuda_running) {
+        ui.requests.backend = sim::Backend::Cpu;
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!f.cuda_reason.empty());
+    if (ImGui::RadioButton("CUDA", &backend, 1) && !cuda_running) {
+        ui.requests.backend = sim::Backend::Cuda;
+    }
+    ImGui::EndDisabled();
+    if (!f.cuda_reason.empty()) ImGui::TextWrapped("CUDA unavailable: %s", f.cuda_reason.c_str());
+
+    ImGui::BeginDisabled(!cuda_running || !f.interop_reason.empty());
+    ImGui::Checkbox("CUDA-GL interop (off: host round trip)", &ui.use_interop);
+    ImGui::EndDisabled();
+    ImGui::BeginDisabled(!cuda_running);
+    static constexpr std::array<render::FeedPath, 3> kHostPaths{
+        render::FeedPath::HostCopy, render::FeedPath::PinnedCopy, render::FeedPath::PinnedAsync};
+    int host = static_cast<int>(std::find(kHostPaths.begin(), kHostPaths.end(), ui.host_path) -
+                                kHostPaths.begin());
+    if (ImGui::Combo("host copy", &host, "pageable\0page-locked\0page-locked, async\0"))
+        ui.host_path = kHostPaths[static_cast<std::size_t>(host)];
+    ImGui::EndDisabled();
+    help_marker("How the host round trip copies. Pageable: through the driver's bounce buffer. "
+                "Page-locked: at full bus speed, waited for. Page-locked, async: copied on a "
+                "second CUDA stream while the next step runs, so the frame shows the previous "
+                "step's particles (one frame of latency).");
+    if (!f.interop_reason.empty()) {
+        ImGui::TextWrapped("Interop unavailable, host copy in use: %s", f.interop_reason.c_str());
+    } else if (cuda_running) {
+        ImGui::TextColored(kDim, "in use: %s",
+                           f.feeding_interop ? "interop (no host copy)"
+                                             : ("host copy, " + f.feed_path).c_str());
+    }
+
+    // One widget per row of the variant table: a combo for a number, a checkbox for a switch.
+    // Rows the running backend or model has no form of are greyed out, with the reason.
+    const sim::ResolvedOptions& running = session.simulator().effective_options();
+    const sim::Model model = session.params().model;
+    for (const sim::VariantInfo& v : sim::variant_table()) {
+        const bool here = (v.backends & (cuda_running ? sim::kOnCuda : sim::kOnCpu)) != 0 &&
+                          sim::applies_to(v.models, model);
+        ImGui::BeginDisabled(!here);
+        if (v.is_switch()) {
+            bool on = v.get(ui.options) != 0;
+            if (ImGui::Checkbox(std::string(v.label).c_str(), &on)) {
+                v.set(ui.options, on ? "on" : "off");
+                ui.requests.options_changed = true;
+            }
+        } else {
+            const int now = v.get(ui.options);
+            std::string preview = now == 0 && v.name == "threads_per_particle"
+                                      ? std::string("auto")
+                                      : std::to_string(now);
+            if (ImGui::BeginCombo(std::string(v.label).c_str(), preview.c_str())) {
+                for (int choice : v.choices) {
+                    const std::string text = choice == 0 ? "auto" : std::to_string(choice);
+                    if (ImGui::Selectable(text.c_str(), choice == now)) {
+                        v.set(ui.options, std::to_string(choice));
+                        ui.requests.options_changed = true;
+                    }
+                }
+                ImGui::EndCombo();
+            }
+        }
+        ImGui::EndDisabled();
+        const sim::OptionNote* note = running.note(v.name);
+        help_marker(std::string(v.help) + (note ? "\n\nNow: " + note->reason + "." : ""));
+    }
+    // Requested options the simulator could not apply, and why (never silently).
+    const std::string notes = session.simulator().option_notes();
+    if (!notes.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("%s", notes.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+void help_section() {
+    if (!ImGui::CollapsingHeader("Keys and mouse")) return;
+    ImGui::TextUnformatted(
+        "space pause   . step   R reset   V vsync   [ ] scenes\n"
+        "F1 hide panel   F12 screenshot   Esc quit\n"
+        "left-drag orbit   right-drag pan   wheel zoom\n"
+        "double-click frame the box   shift+left-drag move the collider");
+}
+
+}  // namespace
+
+void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
+                const PanelFacts& facts, RecordUi& record, const Recorder& recorder) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->WorkPos.x + kPanelMargin, viewport->WorkPos.y + kPanelMargin),
+        ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(kPanelWidth, viewport->WorkSize.y - 2.f * kPanelMargin),
+                             ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin("Particle Lab")) {
+        ui.panel_right = 0.f;  // collapsed to its title bar
+        ImGui::End();
+        return;
+    }
+    const ImVec2 pos = ImGui::GetWindowPos();
+    const bool at_left = pos.x - viewport->WorkPos.x <= 2.f * kPanelMargin;
+    ui.panel_right = at_left ? pos.x - viewport->WorkPos.x + ImGui::GetWindowSize().x : 0.f;
+    ImGui::PushItemWidth(ImGui::GetFontSize() * 11.f);
+    if (session.backend() == sim::Backend::Cpu) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        if (session.cpu_note().empty()) {
+            ImGui::TextWrapped("CPU backend (as asked).");
+        } else {
+            ImGui::TextWrapped(
+                "CPU backend: CUDA is not in use because %s. Scenes run smaller "
+                "here (%zu particles by default).",
+                session.cpu_note().c_str(), default_particles(sim::Backend::Cpu));
+        }
+        ImGui::PopStyleColor();
+    }
+    if (!ui.message.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ui.message_is_error ? kError : kWarn);
+        ImGui::TextWrapped("%s", ui.message.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("dismiss")) ui.message.clear();
+    }
+    simulation_section(ui, session);
+    view_section(ui);
+    timing_section(session, history, facts);
+    optimizations_section(ui, session, facts);
+    draw_record_section(record, recorder);
+    draw_compare_section(record);
+    help_section();
+    ImGui::PopItemWidth();
+    ImGui::End();
+}
+
+}  // namespace plab::app

@@ -1,0 +1,112 @@
+#include "app/viewer/sim_session.h"
+
+#include "sim/error.h"
+
+namespace plab::app {
+namespace {
+
+void join_errors(const std::vector<std::string>& errors) {
+    if (errors.empty()) return;
+    std::string all;
+    for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
+    throw Error(all);
+}
+
+// Keeps the running value of every parameter that only applies on reset.
+sim::Params live_part(const sim::Params& edited, const sim::Params& running) {
+    sim::Params p = edited;
+    for (const sim::ParamInfo& info : sim::param_table()) {
+        if (info.needs_reset) info.set(p, info.get(running));
+    }
+    return p;
+}
+
+}  // namespace
+
+std::size_t default_particles(sim::Backend backend) {
+    return backend == sim::Backend::Cuda ? kDefaultCudaParticles : kDefaultCpuParticles;
+}
+
+SimSession::SimSession(const AppConfig& config)
+    : assignments_(config.run.assignments), options_(config.options) {
+    simulator_ = sim::make_simulator(config.backend, &cpu_note_, options_);
+    const sim::RunRecipe recipe =
+        sim::resolve_run(config.run, default_particles(simulator_->backend()));
+    scene_file_ = recipe.scene_file;
+    restart(*simulator_, recipe.preset, recipe.particles, recipe.params);
+}
+
+sim::Params SimSession::preset_defaults(sim::Preset preset, std::size_t count) const {
+    sim::Params p = sim::run_params(preset, std::nullopt, count);
+    for (const std::string& a : assignments_) sim::apply_assignment(p, a);
+    return p;
+}
+
+void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::size_t count,
+                         const sim::Params& params) {
+    PLAB_REQUIRE(count > 0, "the particle count must be at least 1");
+    sim::validate(params);
+    const sim::Scene scene = sim::run_scene(preset, scene_file_, count, params);
+    const sim::InitialState initial = sim::build_initial_state(scene, params, count);
+    simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
+    preset_ = preset;
+    params_ = params;
+    domain_ = initial.domain;
+    sim_time_ = 0;
+}
+
+void SimSession::set_params(const sim::Params& edited) {
+    const sim::Params live = live_part(edited, params_);
+    if (live == params_) return;
+    join_errors(sim::param_errors(live));
+    params_ = live;
+}
+
+void SimSession::reset(const sim::Params& edited) {
+    restart(*simulator_, preset_, particle_count(), edited);
+}
+
+sim::Params SimSession::change_preset(sim::Preset preset) {
+    std::optional<sim::SceneFile> file = std::move(scene_file_);
+    scene_file_.reset();
+    try {
+        restart(*simulator_, preset, particle_count(), preset_defaults(preset, particle_count()));
+    } catch (...) {
+        scene_file_ = std::move(file);
+        throw;
+    }
+    return params_;
+}
+
+sim::Params SimSession::use_scene_file(const sim::SceneFile& file, std::size_t count) {
+    sim::Params p = sim::run_params(file.preset, file, count);
+    for (const std::string& a : assignments_) sim::apply_assignment(p, a);
+    std::optional<sim::SceneFile> previous = std::move(scene_file_);
+    scene_file_ = file;
+    try {
+        restart(*simulator_, file.preset, count > 0 ? count : file.particles, p);
+    } catch (...) {
+        scene_file_ = std::move(previous);
+        throw;
+    }
+    return params_;
+}
+
+void SimSession::change_count(std::size_t count, const sim::Params& edited) {
+    restart(*simulator_, preset_, count, edited);
+}
+
+void SimSession::change_backend(sim::Backend backend, const sim::Params& edited) {
+    std::string note;
+    std::unique_ptr<sim::Simulator> next = sim::make_simulator(backend, &note, options_);
+    restart(*next, preset_, particle_count(), edited);
+    simulator_ = std::move(next);
+    cpu_note_ = note;
+}
+
+void SimSession::set_options(const sim::SimulatorOptions& options) {
+    simulator_->set_options(options);
+    options_ = options;
+}
+
+}  // namespace plab::app

@@ -1,0 +1,212 @@
+#include "sim/variants.h"
+
+#include <charconv>
+
+#include "sim/error.h"
+
+namespace plab::sim {
+namespace {
+
+constexpr int kBlockChoices[] = {64, 128, 256, 512};
+constexpr int kThreadChoices[] = {0, 1, 2, 4, 8};
+
+using O = SimulatorOptions;
+
+// Panel, column and header order (that of the columns of earlier releases).
+constexpr VariantInfo kVariants[] = {
+    {"block_size", "block size", "CUDA threads per block of every kernel.", nullptr,
+     &O::block_size, kBlockChoices, "a multiple of 32 from 32 to 1024", kOnCuda, kAllModels},
+    {"graph", "CUDA graph", "Replay each step as one captured graph: fewer launches, no stage times.",
+     &O::graph, nullptr, {}, {}, kOnCuda, kAllModels},
+    {"threads_per_particle", "threads / particle",
+     "Force-kernel threads that share one particle's neighbour loop (0: chosen by the particle "
+     "count).",
+     nullptr, &O::threads_per_particle, kThreadChoices, "0 (automatic), 1, 2, 4 or 8", kOnCuda,
+     kDemOnly},
+    {"fuse_integrate", "fused integrate",
+     "Drift inside the force kernel instead of a kernel of its own (sorted memory, gathered "
+     "forces).",
+     &O::fuse_integrate, nullptr, {}, {}, kOnCuda, kDemOnly},
+    {"contact_list", "contact list",
+     "Find the touching neighbours first, then apply the contact law to those only.",
+     &O::contact_list, nullptr, {}, {}, kOnCuda, kDemOnly},
+    {"scatter_forces", "scatter forces (atomics)",
+     "Each touching pair once, the neighbour's share added with atomic adds, instead of every "
+     "particle gathering from all its neighbours.",
+     &O::scatter_forces, nullptr, {}, {}, kOnBoth, kDemOnly},
+    {"persistent_kernel", "persistent kernel",
+     "The whole step as one cooperative kernel that stays on the GPU and syncs the grid between "
+     "stages: no launch per stage, so no stage times.",
+     &O::persistent_kernel, nullptr, {}, {}, kOnCuda, kDemOnly},
+    {"sorted_memory", "sorted memory",
+     "Copy the particles into cell order every step, so neighbours lie together in memory. "
+     "Off: only their indices are sorted and the force pass reads each neighbour through its "
+     "index, wherever it lies.",
+     &O::sorted_memory, nullptr, {}, {}, kOnBoth, kDemOnly},
+    {"double_state", "double-precision state",
+     "Keep positions and velocities in double and integrate them in double (forces stay "
+     "float). DEM with sorted memory, gathered forces and the fused integrate; switching it on "
+     "starts from the current float state.",
+     &O::double_state, nullptr, {}, {}, kOnBoth, kDemOnly},
+};
+
+std::string spaced(std::string_view name) {
+    std::string s(name);
+    for (char& c : s)
+        if (c == '_') c = ' ';
+    return s;
+}
+
+// Why a DEM-only variant does not run with the SPH model.
+std::string sph_reason(std::string_view name) {
+    if (name == "sorted_memory")
+        return "unsorted memory applies to the DEM model only; the SPH passes read the "
+               "cell-ordered copy, so particles are sorted";
+    if (name == "double_state")
+        return "double state applies to the DEM model only; the float state runs";
+    return spaced(name) + " applies to the DEM model only; the SPH step has one form of it";
+}
+
+class Resolver {
+  public:
+    Resolver(const SimulatorOptions& requested) { r_.requested = r_.effective = requested; }
+
+    // Sets `name` to `value` in the effective options; a note when that differs from the
+    // request.
+    void force(std::string_view name, int value, std::string reason) {
+        const VariantInfo& row = *find_variant(name);
+        SimulatorOptions& e = r_.effective;
+        if (row.is_switch()) {
+            e.*row.bool_field = value != 0;
+        } else {
+            e.*row.int_field = value;
+        }
+        const int asked = row.get(r_.requested);
+        if (asked != value)
+            r_.notes.push_back({row.name, std::move(reason), asked != row.get(SimulatorOptions{})});
+    }
+    void note(std::string_view name, std::string reason) {
+        r_.notes.push_back({find_variant(name)->name, std::move(reason), true});
+    }
+    const SimulatorOptions& effective() const { return r_.effective; }
+    ResolvedOptions take() { return std::move(r_); }
+
+  private:
+    ResolvedOptions r_;
+};
+
+}  // namespace
+
+std::string VariantInfo::text(const SimulatorOptions& o) const {
+    if (is_switch()) return o.*bool_field ? "on" : "off";
+    return std::to_string(o.*int_field);
+}
+
+bool VariantInfo::accepts(int value) const {
+    if (is_switch()) return value == 0 || value == 1;
+    if (name == "block_size") return value >= 32 && value <= 1024 && value % 32 == 0;
+    for (int c : choices)
+        if (c == value) return true;
+    return false;
+}
+
+void VariantInfo::set(SimulatorOptions& o, std::string_view value) const {
+    if (is_switch()) {
+        if (value == "on" || value == "true" || value == "1") {
+            o.*bool_field = true;
+        } else if (value == "off" || value == "false" || value == "0") {
+            o.*bool_field = false;
+        } else {
+            throw Error(std::string(name) + ": '" + std::string(value) + "' must be on or off");
+        }
+        return;
+    }
+    int n = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
+    PLAB_REQUIRE(!value.empty() && r.ec == std::errc() && r.ptr == value.data() + value.size() &&
+                     accepts(n),
+                 std::string(name) + ": '" + std::string(value) + "' must be " +
+                     std::string(choice_rule));
+    o.*int_field = n;
+}
+
+std::span<const VariantInfo> variant_table() { return kVariants; }
+
+const VariantInfo* find_variant(std::string_view name) {
+    for (const VariantInfo& v : kVariants)
+        if (v.name == name) return &v;
+    return nullptr;
+}
+
+void validate(const SimulatorOptions& o) {
+    std::string errors;
+    for (const VariantInfo& v : kVariants) {
+        if (v.accepts(v.get(o))) continue;
+        errors += std::string(errors.empty() ? "" : "; ") + std::string(v.name) + " " +
+                  v.text(o) + " must be " + std::string(v.choice_rule);
+    }
+    PLAB_REQUIRE(errors.empty(), errors);
+}
+
+std::string ResolvedOptions::text() const {
+    std::string s;
+    for (const OptionNote& n : notes)
+        if (n.asked) s += (s.empty() ? "" : " ") + n.reason + ".";
+    return s;
+}
+
+const OptionNote* ResolvedOptions::note(std::string_view variant) const {
+    for (const OptionNote& n : notes)
+        if (n.variant == variant) return &n;
+    return nullptr;
+}
+
+ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
+                                const DeviceCaps& device) {
+    validate(requested);
+    Resolver r(requested);
+    const SimulatorOptions defaults;
+    for (const VariantInfo& v : kVariants) {
+        // What the backend has no form of runs as its default there.
+        const unsigned on = device.backend == Backend::Cuda ? kOnCuda : kOnCpu;
+        if ((v.backends & on) == 0) {
+            r.force(v.name, v.get(defaults),
+                    std::string(v.label) + " applies to the CUDA backend only");
+        } else if (!applies_to(v.models, model)) {
+            r.force(v.name, v.get(defaults), sph_reason(v.name));
+        }
+    }
+    const SimulatorOptions& e = r.effective();
+    if (e.persistent_kernel) {
+        std::string why;
+        if (e.scatter_forces) {
+            why = "the persistent kernel computes the gather form of the forces; scatter forces "
+                  "use the per-stage launches";
+        } else if (device.persistent_unavailable) {
+            why = device.persistent_unavailable(e);
+        }
+        if (!why.empty()) r.force("persistent_kernel", 0, "Persistent kernel not used: " + why);
+    }
+    if (e.persistent_kernel && e.graph)
+        r.force("graph", 0,
+                "CUDA graph not used: the persistent kernel is already one launch per step");
+    // The drift would overwrite state that other particles still read (unsorted), and the
+    // scatter form sums every pair before any particle can move.
+    if (e.fuse_integrate && (!e.sorted_memory || e.scatter_forces))
+        r.force("fuse_integrate", 0,
+                "fused integrate not used: it needs sorted memory and gathered forces");
+    if (e.double_state && !(model == Model::Dem && e.sorted_memory && !e.scatter_forces &&
+                            e.fuse_integrate && !e.persistent_kernel))
+        r.force("double_state", 0,
+                "double state not used: it runs with the DEM model, sorted memory, gathered "
+                "forces and the fused integrate, without the persistent kernel; the float "
+                "state runs");
+    if (device.backend == Backend::Cuda && model == Model::Sph &&
+        device.sph_block_limit < e.block_size)
+        r.note("block_size", "The SPH kernels run " + std::to_string(device.sph_block_limit) +
+                                 " threads per block: their registers do not fit " +
+                                 std::to_string(e.block_size));
+    return r.take();
+}
+
+}  // namespace plab::sim
