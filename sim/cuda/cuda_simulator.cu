@@ -335,8 +335,6 @@ std::string CudaSimulator::launch_summary() const {
     return s;
 }
 
-bool CudaSimulator::persistent_in_use() const { return impl_->options.persistent_kernel; }
-
 int CudaSimulator::persistent_grid_blocks() const { return impl_->persistent.grid_blocks(); }
 
 void CudaSimulator::reset(const InitialState& initial, const Params& params) {

@@ -39,8 +39,6 @@ public:
 
     // Threads the force kernel gives each particle now (the automatic choice resolved).
     int force_threads_per_particle() const;
-    // Whether the steps run as one persistent kernel (asked for and not refused).
-    bool persistent_in_use() const;
     // Blocks of the last persistent launch (what fits on the GPU at once), 0 before any.
     int persistent_grid_blocks() const;
 

@@ -32,12 +32,7 @@ std::unique_ptr<Simulator> cuda(const SimulatorOptions& o) {
 }
 
 bool persistent_in_use(const Simulator& s) {
-#if PLAB_HAS_CUDA
-    return dynamic_cast<const cuda::CudaSimulator&>(s).persistent_in_use();
-#else
-    (void)s;
-    return false;
-#endif
+    return s.effective_options().effective.persistent_kernel;
 }
 
 // Largest per-particle position difference (m) after `steps` classic steps of `n` particles

@@ -1,0 +1,200 @@
+// The variant table and the one resolver: every row round-trips through its text, and the
+// resolver decides per backend and model which requested variants run, with a reason for each
+// one that does not.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sim/cpu_simulator.h"
+#include "sim/error.h"
+#include "sim/presets.h"
+#include "sim/variants.h"
+
+namespace plab::sim {
+namespace {
+
+DeviceCaps cpu() { return DeviceCaps{Backend::Cpu}; }
+
+DeviceCaps cuda(int sph_limit = 1024, std::string persistent_refusal = "") {
+    DeviceCaps d;
+    d.backend = Backend::Cuda;
+    d.sph_block_limit = sph_limit;
+    d.persistent_unavailable = [persistent_refusal](const SimulatorOptions&) {
+        return persistent_refusal;
+    };
+    return d;
+}
+
+// Every value a row offers: on and off for a switch, its choices for a number.
+std::vector<std::string> values_of(const VariantInfo& v) {
+    if (v.is_switch()) return {"on", "off"};
+    std::vector<std::string> values;
+    for (int c : v.choices) values.push_back(std::to_string(c));
+    return values;
+}
+
+TEST(VariantTable, NamesAreUniqueAndEveryValueRoundTrips) {
+    std::set<std::string_view> names;
+    for (const VariantInfo& v : variant_table()) {
+        EXPECT_TRUE(names.insert(v.name).second) << v.name;
+        EXPECT_EQ(find_variant(v.name), &v);
+        EXPECT_FALSE(v.help.empty()) << v.name;
+        EXPECT_FALSE(v.label.empty()) << v.name;
+        EXPECT_NE(v.is_switch(), v.int_field != nullptr) << v.name;
+        EXPECT_TRUE(v.accepts(v.get(SimulatorOptions{}))) << v.name << ": the default";
+        for (const std::string& value : values_of(v)) {
+            SimulatorOptions o;
+            v.set(o, value);
+            EXPECT_EQ(v.text(o), value) << v.name;
+            // Only this row moved.
+            for (const VariantInfo& other : variant_table()) {
+                if (&other != &v) {
+                    EXPECT_EQ(other.get(o), other.get(SimulatorOptions{})) << other.name;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(find_variant("use_graph"), nullptr);
+}
+
+TEST(VariantTable, BadValuesNameTheVariantAndWhatItTakes) {
+    SimulatorOptions o;
+    auto error = [&](std::string_view name, std::string_view value) {
+        try {
+            find_variant(name)->set(o, value);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(error("graph", "yes").find("graph: 'yes' must be on or off"), std::string::npos);
+    EXPECT_NE(error("block_size", "100").find("multiple of 32"), std::string::npos);
+    EXPECT_NE(error("block_size", "2048").find("block_size"), std::string::npos);
+    EXPECT_NE(error("threads_per_particle", "3").find("0 (automatic), 1, 2, 4 or 8"),
+              std::string::npos);
+    EXPECT_NE(error("block_size", "").find("block_size"), std::string::npos);
+    EXPECT_EQ(o, SimulatorOptions{});  // nothing changed by a refused value
+    find_variant("block_size")->set(o, "96");  // any multiple of 32, not only the panel's
+    EXPECT_EQ(o.block_size, 96);
+    o.block_size = 100;
+    EXPECT_THROW(validate(o), Error);
+    EXPECT_THROW(resolve_options(o, Model::Dem, cpu()), Error);
+}
+
+TEST(ResolveOptions, DefaultsRunAsTheyAreEverywhere) {
+    for (const DeviceCaps& d : {cpu(), cuda()})
+        for (Model m : {Model::Dem, Model::Sph}) {
+            const ResolvedOptions r = resolve_options({}, m, d);
+            EXPECT_EQ(r.text(), "");
+            for (const OptionNote& n : r.notes) EXPECT_FALSE(n.asked) << n.reason;
+        }
+    EXPECT_EQ(resolve_options({}, Model::Dem, cuda()).effective, SimulatorOptions{});
+}
+
+TEST(ResolveOptions, CudaOnlyVariantsOnTheCpuSayWhyAndRunTheirDefault) {
+    SimulatorOptions o;
+    o.graph = true;
+    o.block_size = 128;
+    o.persistent_kernel = true;
+    o.scatter_forces = true;  // both backends have it
+    const ResolvedOptions r = resolve_options(o, Model::Dem, cpu());
+    EXPECT_FALSE(r.effective.graph);
+    EXPECT_EQ(r.effective.block_size, 256);
+    EXPECT_FALSE(r.effective.persistent_kernel);
+    EXPECT_TRUE(r.effective.scatter_forces);
+    for (const char* name : {"graph", "block_size", "persistent_kernel"}) {
+        ASSERT_NE(r.note(name), nullptr) << name;
+        EXPECT_TRUE(r.note(name)->asked);
+        EXPECT_NE(r.note(name)->reason.find("CUDA backend only"), std::string::npos);
+    }
+    EXPECT_EQ(r.note("scatter_forces"), nullptr);
+}
+
+TEST(ResolveOptions, DemOnlyVariantsOnSphSayWhy) {
+    SimulatorOptions o;
+    o.sorted_memory = false;
+    o.scatter_forces = true;
+    o.double_state = true;
+    for (const DeviceCaps& d : {cpu(), cuda()}) {
+        const ResolvedOptions r = resolve_options(o, Model::Sph, d);
+        EXPECT_TRUE(r.effective.sorted_memory);
+        EXPECT_FALSE(r.effective.scatter_forces);
+        EXPECT_FALSE(r.effective.double_state);
+        EXPECT_NE(r.text().find("DEM model only"), std::string::npos) << r.text();
+        EXPECT_NE(r.text().find("double state"), std::string::npos) << r.text();
+    }
+}
+
+TEST(ResolveOptions, PersistentKernelRules) {
+    SimulatorOptions o;
+    o.persistent_kernel = true;
+    o.graph = true;
+    // Runs, and the graph is what gives way.
+    ResolvedOptions r = resolve_options(o, Model::Dem, cuda());
+    EXPECT_TRUE(r.effective.persistent_kernel);
+    EXPECT_FALSE(r.effective.graph);
+    EXPECT_NE(r.text().find("CUDA graph not used"), std::string::npos);
+    // Scatter forces and a device that cannot run it refuse it; the graph then runs.
+    o.scatter_forces = true;
+    r = resolve_options(o, Model::Dem, cuda());
+    EXPECT_FALSE(r.effective.persistent_kernel);
+    EXPECT_TRUE(r.effective.graph);
+    EXPECT_NE(r.note("persistent_kernel")->reason.find("scatter"), std::string::npos);
+    o.scatter_forces = false;
+    r = resolve_options(o, Model::Dem, cuda(1024, "no cooperative launch"));
+    EXPECT_FALSE(r.effective.persistent_kernel);
+    EXPECT_NE(r.text().find("no cooperative launch"), std::string::npos);
+}
+
+TEST(ResolveOptions, FusedIntegrateAndDoubleStateNeedSortedGatheredForces) {
+    SimulatorOptions o;
+    o.sorted_memory = false;
+    ResolvedOptions r = resolve_options(o, Model::Dem, cuda());
+    EXPECT_FALSE(r.effective.fuse_integrate);
+    // The default's meaning on this layout, not something the user asked for.
+    EXPECT_FALSE(r.note("fuse_integrate")->asked);
+    EXPECT_EQ(r.text(), "");
+
+    o.double_state = true;
+    for (const DeviceCaps& d : {cpu(), cuda()}) {
+        r = resolve_options(o, Model::Dem, d);
+        EXPECT_FALSE(r.effective.double_state);
+        EXPECT_NE(r.text().find("double state not used"), std::string::npos);
+    }
+    o.sorted_memory = true;
+    o.fuse_integrate = false;
+    EXPECT_FALSE(resolve_options(o, Model::Dem, cuda()).effective.double_state);
+    // On the CPU there is no separate integrate kernel to ask for: double runs.
+    EXPECT_TRUE(resolve_options(o, Model::Dem, cpu()).effective.double_state);
+}
+
+TEST(ResolveOptions, SphBlockCapIsSaidButTheGridKernelsKeepTheBlock) {
+    SimulatorOptions o;
+    o.block_size = 1024;
+    const ResolvedOptions r = resolve_options(o, Model::Sph, cuda(640));
+    EXPECT_EQ(r.effective.block_size, 1024);
+    EXPECT_NE(r.text().find("SPH kernels run 640 threads"), std::string::npos) << r.text();
+}
+
+TEST(ResolveOptions, TheCpuBackendReportsWhatItRuns) {
+    CpuSimulator sim;
+    SimulatorOptions o;
+    o.sorted_memory = false;
+    o.graph = true;
+    sim.set_options(o);
+    EXPECT_FALSE(sim.effective_options().effective.sorted_memory);
+    EXPECT_FALSE(sim.effective_options().effective.graph);
+    EXPECT_EQ(sim.effective_options().requested, o);
+    // A reset onto the SPH model re-decides: the SPH passes read the sorted copy.
+    const Params water = preset_params(Preset::Water);
+    sim.reset(build_initial_state(preset_scene(Preset::Water, 200, water), water, 200), water);
+    EXPECT_TRUE(sim.effective_options().effective.sorted_memory);
+    EXPECT_NE(sim.option_notes().find("DEM model only"), std::string::npos);
+    o.block_size = 33;
+    EXPECT_THROW(sim.set_options(o), Error);
+    EXPECT_TRUE(sim.effective_options().requested.graph);  // kept what it had
+}
+
+}  // namespace
+}  // namespace plab::sim
