@@ -67,8 +67,8 @@ bench() {  # label, then bench arguments
 for n in 65536 262144 1048576 4194304; do
     bench "classic N=$n plain" --preset classic --particles $n
     bench "classic N=$n graph" --preset classic --particles $n --graph
-    bench "classic N=$n graph single-pass" --preset classic --particles $n --graph --single-pass-forces
-    bench "classic N=$n separate integrate" --preset classic --particles $n --separate-integrate
+    bench "classic N=$n graph single-pass" --preset classic --particles $n --graph --contact-list=off
+    bench "classic N=$n separate integrate" --preset classic --particles $n --fuse-integrate=off
 done
 for n in 65536 262144 1048576; do
     for tpp in 1 2 4; do
@@ -78,7 +78,7 @@ for n in 65536 262144 1048576; do
 done
 for n in 65536 1048576; do
     for block in 64 128 512; do
-        bench "classic N=$n graph block $block" --preset classic --particles $n --graph --block $block
+        bench "classic N=$n graph block $block" --preset classic --particles $n --graph --block-size $block
     done
 done
 bench "granular N=1048576 graph" --preset granular --particles 1048576 --graph
