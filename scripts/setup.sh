@@ -11,7 +11,7 @@ packages=(
     libcli11-dev nlohmann-json3-dev
     libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
     libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
-    xvfb xauth xdotool
+    xvfb xauth xdotool clang-format
 )
 
 missing=()
