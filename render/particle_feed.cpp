@@ -11,6 +11,11 @@ namespace {
 
 constexpr std::size_t kVec4Bytes = 4 * sizeof(float);
 
+constexpr sim::EnumName<FeedPath> kFeedPathNames[] = {{FeedPath::HostCopy, "host"},
+                                                      {FeedPath::PinnedCopy, "pinned"},
+                                                      {FeedPath::PinnedAsync, "pinned-async"},
+                                                      {FeedPath::Interop, "interop"}};
+
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
@@ -54,19 +59,10 @@ void ParticleFeed::reserve(std::size_t count) {
     capacity_ = count;
 }
 
-const char* feed_path_name(FeedPath path) {
-    switch (path) {
-        case FeedPath::HostCopy:
-            return "host";
-        case FeedPath::PinnedCopy:
-            return "pinned";
-        case FeedPath::PinnedAsync:
-            return "pinned-async";
-        case FeedPath::Interop:
-            return "interop";
-    }
-    return "?";
-}
+std::span<const sim::EnumName<FeedPath>> feed_path_names() { return kFeedPathNames; }
+
+// The table's names are literals, so data() ends in a NUL.
+const char* feed_path_name(FeedPath path) { return sim::enum_name(feed_path_names(), path).data(); }
 
 FeedTiming ParticleFeed::feed(sim::Simulator& simulator, const sim::RenderStyle& style,
                               FeedPath path) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "render/gl_handles.h"
+#include "sim/enum_names.h"
 #include "sim/simulator.h"
 
 namespace plab::render {
@@ -21,7 +22,8 @@ namespace plab::render {
 // waits for its own export instead.
 enum class FeedPath { HostCopy, PinnedCopy, PinnedAsync, Interop };
 
-// "host", "pinned", "pinned-async", "interop".
+// "host", "pinned", "pinned-async", "interop" (`bench --render` takes the same names).
+std::span<const sim::EnumName<FeedPath>> feed_path_names();
 const char* feed_path_name(FeedPath path);
 
 // Host wall-clock time of the last feed, ms. With interop the export kernel's completion is

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/derived.h"
+#include "sim/enum_names.h"
 #include "sim/hd.h"
 #include "sim/vec.h"
 
@@ -19,11 +21,13 @@ struct RenderStyle {
     float rest_density = 1000.f;  // kg/m³
     float density_span = 0.02f;
     // Pressure: Tait's p = B ((ρ/ρ₀)⁷ − 1), cut at 0, over [0, pressure_scale].
-    float tait_b = 0.f;            // Pa
+    float tait_b = 0.f;            // Pa, tait_b(params) (derived.h)
     float pressure_scale = 1e4f;   // Pa
 };
 
-// Throws plab::Error naming the known modes (speed, id, cell, density, pressure).
+// speed, id, cell, density, pressure (make_simulator.cpp).
+std::span<const EnumName<ColorMode>> color_mode_names();
+// Throws plab::Error naming the known modes.
 ColorMode parse_color_mode(std::string_view name);
 std::string_view color_mode_name(ColorMode mode);
 
@@ -67,12 +71,9 @@ PLAB_HD inline Float4 particle_color(const RenderStyle& style, Float4 vel, uint3
             const float rel = vel.w / style.rest_density - 1.f;
             return ramp(0.5f + 0.5f * rel / style.density_span);
         }
-        case ColorMode::Pressure: {
-            const float r = vel.w / style.rest_density;
-            const float r2 = r * r;
-            const float p = style.tait_b * (r2 * r2 * r2 * r - 1.f);
-            return ramp((p > 0.f ? p : 0.f) / style.pressure_scale);
-        }
+        case ColorMode::Pressure:
+            return ramp(tait_pressure(vel.w / style.rest_density, style.tait_b) /
+                        style.pressure_scale);
         case ColorMode::Speed:
         default: return ramp(sqrtf(length_squared(xyz(vel))) / style.speed_scale);
     }

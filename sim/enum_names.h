@@ -2,6 +2,7 @@
 // One name table per enum, and the four things every front end asks of it: the name of a
 // value, the value of a name (with an error that lists the names), the names joined for a help
 // text, and the names one after another (a CLI check, a combo box).
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,14 +26,20 @@ std::string_view enum_name(std::span<const EnumName<E>> table, E value) {
     return "?";
 }
 
-// "a, b or c".
-template <typename E>
-std::string enum_choices(std::span<const EnumName<E>> table) {
+// "a, b or c"; with `last` = ", ", "a, b, c".
+inline std::string choice_list(std::span<const std::string_view> names,
+                               std::string_view last = " or ") {
     std::string s;
-    for (std::size_t i = 0; i < table.size(); ++i)
-        s += std::string(i == 0 ? "" : i + 1 == table.size() ? " or " : ", ") +
-             std::string(table[i].name);
+    for (std::size_t i = 0; i < names.size(); ++i)
+        s += std::string(i == 0 ? "" : i + 1 == names.size() ? last : ", ") + std::string(names[i]);
     return s;
+}
+
+template <typename E>
+std::string enum_choices(std::span<const EnumName<E>> table, std::string_view last = " or ") {
+    std::vector<std::string_view> names;
+    for (const auto& row : table) names.push_back(row.name);
+    return choice_list(names, last);
 }
 
 template <typename E>
@@ -42,11 +49,18 @@ std::vector<std::string> enum_names(std::span<const EnumName<E>> table) {
     return names;
 }
 
+// The value named `name`; nothing for a name the table lacks.
+template <typename E>
+std::optional<E> find_enum(std::span<const EnumName<E>> table, std::string_view name) {
+    for (const auto& row : table)
+        if (row.name == name) return row.value;
+    return std::nullopt;
+}
+
 // Throws plab::Error "unknown <what> '<name>'; use <choices>".
 template <typename E>
 E parse_enum(std::span<const EnumName<E>> table, std::string_view name, std::string_view what) {
-    for (const auto& row : table)
-        if (row.name == name) return row.value;
+    if (const std::optional<E> value = find_enum(table, name)) return *value;
     throw Error("unknown " + std::string(what) + " '" + std::string(name) + "'; use " +
                 enum_choices(table));
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/error.h"
+#include "sim/stats_body.h"
 
 namespace plab::sim {
 
@@ -26,19 +27,16 @@ SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel,
     double max_speed2 = 0, density_sum = 0;
     float density_min = INFINITY, density_max = 0;
     for (std::size_t i = 0; i < pos.size(); ++i) {
-        const Float4 p = pos[i], v = vel[i];
-        const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) &&
-                            std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-        if (!finite) {
+        const ParticleStat s = particle_stat(pos[i], vel[i], mass);
+        if (!s.finite) {
             ++st.non_finite;
             continue;
         }
-        const double s2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
-        if (s2 > max_speed2) max_speed2 = s2;
-        st.kinetic_energy += 0.5 * mass * s2;
-        density_min = std::fmin(density_min, v.w);
-        density_max = std::fmax(density_max, v.w);
-        density_sum += v.w;
+        if (s.speed2 > max_speed2) max_speed2 = s.speed2;
+        st.kinetic_energy += s.kinetic_energy;
+        density_min = std::fmin(density_min, s.density);
+        density_max = std::fmax(density_max, s.density);
+        density_sum += s.density;
     }
     st.max_speed = static_cast<float>(std::sqrt(max_speed2));
     const std::size_t finite = st.count - st.non_finite;

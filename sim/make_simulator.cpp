@@ -9,42 +9,35 @@
 
 namespace plab::sim {
 
+namespace {
+
+constexpr EnumName<Backend> kBackendNames[] = {
+    {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
+
+// In the order of the panel's radio buttons.
+constexpr EnumName<ColorMode> kColorModeNames[] = {{ColorMode::Speed, "speed"},
+                                                   {ColorMode::ParticleId, "id"},
+                                                   {ColorMode::Cell, "cell"},
+                                                   {ColorMode::Density, "density"},
+                                                   {ColorMode::Pressure, "pressure"}};
+
+}  // namespace
+
+std::span<const EnumName<Backend>> backend_names() { return kBackendNames; }
+
 Backend parse_backend(std::string_view name) {
-    if (name == "auto") return Backend::Auto;
-    if (name == "cpu") return Backend::Cpu;
-    if (name == "cuda") return Backend::Cuda;
-    throw Error("unknown backend '" + std::string(name) + "'; use auto, cpu or cuda");
+    return parse_enum(backend_names(), name, "backend");
 }
 
-std::string_view backend_name(Backend b) {
-    switch (b) {
-        case Backend::Auto: return "auto";
-        case Backend::Cpu: return "cpu";
-        case Backend::Cuda: return "cuda";
-    }
-    return "?";
-}
+std::string_view backend_name(Backend b) { return enum_name(backend_names(), b); }
+
+std::span<const EnumName<ColorMode>> color_mode_names() { return kColorModeNames; }
 
 ColorMode parse_color_mode(std::string_view name) {
-    if (name == "speed") return ColorMode::Speed;
-    if (name == "id") return ColorMode::ParticleId;
-    if (name == "cell") return ColorMode::Cell;
-    if (name == "density") return ColorMode::Density;
-    if (name == "pressure") return ColorMode::Pressure;
-    throw Error("unknown colour mode '" + std::string(name) +
-                "'; use speed, id, cell, density or pressure");
+    return parse_enum(color_mode_names(), name, "colour mode");
 }
 
-std::string_view color_mode_name(ColorMode mode) {
-    switch (mode) {
-        case ColorMode::Speed: return "speed";
-        case ColorMode::ParticleId: return "id";
-        case ColorMode::Cell: return "cell";
-        case ColorMode::Density: return "density";
-        case ColorMode::Pressure: return "pressure";
-    }
-    return "?";
-}
+std::string_view color_mode_name(ColorMode mode) { return enum_name(color_mode_names(), mode); }
 
 std::string cuda_unavailable_reason() {
 #if PLAB_HAS_CUDA

@@ -2,10 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 
 namespace plab::sim {
 namespace {
@@ -56,17 +56,15 @@ const ParamInfo kTable[] = {
     {"collider_z", "m", "Collider centre, z.", -1e4, 1e4, false, &Params::collider_z},
 };
 
-std::string format_value(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
+std::string format_value(double v) { return format_numbers("%g", v); }
 
 std::string range_text(const ParamInfo& info) {
     std::string s = "[" + format_value(info.min) + ", " + format_value(info.max) + "]";
     if (!info.unit.empty()) s += " " + std::string(info.unit);
     return s;
 }
+
+constexpr EnumName<Model> kModelNames[] = {{Model::Dem, "dem"}, {Model::Sph, "sph"}};
 
 }  // namespace
 
@@ -89,13 +87,15 @@ ParamKind ParamInfo::kind() const {
 
 std::span<const ParamInfo> param_table() { return kTable; }
 
+std::span<const EnumName<Model>> model_names() { return kModelNames; }
+
 Model parse_model(std::string_view name) {
-    if (name == "dem") return Model::Dem;
-    if (name == "sph") return Model::Sph;
-    throw Error("unknown model '" + std::string(name) + "'; available: dem, sph");
+    if (const std::optional<Model> model = find_enum(model_names(), name)) return *model;
+    throw Error("unknown model '" + std::string(name) +
+                "'; available: " + enum_choices(model_names(), ", "));
 }
 
-std::string_view model_name(Model model) { return model == Model::Sph ? "sph" : "dem"; }
+std::string_view model_name(Model model) { return enum_name(model_names(), model); }
 
 const ParamInfo* find_param(std::string_view name) {
     for (const ParamInfo& info : kTable)

@@ -9,13 +9,17 @@
 #include <variant>
 #include <vector>
 
+#include "sim/enum_names.h"
+
 namespace plab::sim {
 
 // Which physics the particles follow: DEM grains (spring–dashpot contacts) or an SPH liquid
 // (weakly compressible, sim/sph_kernel.h). Fixed per scene; changing it needs a reset.
 enum class Model { Dem, Sph };
 
-// Throws plab::Error naming the known models (dem, sph).
+// dem, sph.
+std::span<const EnumName<Model>> model_names();
+// Throws plab::Error naming the known models.
 Model parse_model(std::string_view name);
 std::string_view model_name(Model model);
 

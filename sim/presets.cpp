@@ -26,7 +26,7 @@ Scene classic_scene(std::size_t count, const Params& p) {
     // The sample's box is [-1, 1]³; grow it (centred) only when the cube does not fit.
     const float half = std::max(1.f, 0.5f * cube);
     Scene s;
-    s.name = "classic";
+    s.name = preset_name(Preset::Classic);
     s.domain = {{-half, -half, -half}, {half, half, half}};
     ParticleBlock b;
     b.min = s.domain.min;
@@ -43,7 +43,7 @@ Scene granular_scene(std::size_t count, const Params& p) {
     const float width = std::max(0.1f, 2.f * side);
     const float height = std::max(0.1f, 2.5f * side);
     Scene s;
-    s.name = "granular";
+    s.name = preset_name(Preset::Granular);
     s.domain = {{0.f, 0.f, 0.f}, {width, height, width}};
     ParticleBlock b;
     const float x0 = 0.5f * (width - side);
@@ -63,7 +63,7 @@ Scene water_scene(std::size_t count, const Params& p) {
     while (2 * n * n * n < count) ++n;
     const float a = static_cast<float>(n) * spacing;
     Scene s;
-    s.name = "water";
+    s.name = preset_name(Preset::Water);
     s.domain = {{0.f, 0.f, 0.f}, {5.f * a, 2.5f * a, a}};
     ParticleBlock b;
     b.min = {0.f, 0.f, 0.f};
@@ -95,24 +95,20 @@ Params water_params() {
     return p;
 }
 
+constexpr EnumName<Preset> kPresetNames[] = {
+    {Preset::Classic, "classic"}, {Preset::Granular, "granular"}, {Preset::Water, "water"}};
+
 }  // namespace
 
+std::span<const EnumName<Preset>> preset_names() { return kPresetNames; }
+
 Preset parse_preset(std::string_view name) {
-    if (name == "classic") return Preset::Classic;
-    if (name == "granular") return Preset::Granular;
-    if (name == "water") return Preset::Water;
+    if (const std::optional<Preset> preset = find_enum(preset_names(), name)) return *preset;
     throw Error("unknown preset '" + std::string(name) +
-                "'; known presets: classic, granular, water");
+                "'; known presets: " + enum_choices(preset_names(), ", "));
 }
 
-std::string_view preset_name(Preset preset) {
-    switch (preset) {
-        case Preset::Granular: return "granular";
-        case Preset::Water: return "water";
-        case Preset::Classic:
-        default: return "classic";
-    }
-}
+std::string_view preset_name(Preset preset) { return enum_name(preset_names(), preset); }
 
 Params preset_params(Preset preset) {
     Params p;  // the struct's defaults are the classic preset

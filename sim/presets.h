@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "sim/enum_names.h"
 #include "sim/params.h"
 #include "sim/scene.h"
 
@@ -23,6 +24,8 @@ namespace plab::sim {
 
 enum class Preset { Classic, Granular, Water };
 
+// classic, granular, water (the order of the enum, which the panel's combo follows).
+std::span<const EnumName<Preset>> preset_names();
 // Throws plab::Error naming the known presets.
 Preset parse_preset(std::string_view name);
 std::string_view preset_name(Preset preset);

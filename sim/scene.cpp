@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/derived.h"
 #include "sim/error.h"
 
 namespace plab::sim {
@@ -80,7 +81,7 @@ bool contains(const Domain& d, Vec3 lo, Vec3 hi) {
 // SPH liquid placed at rest on the floor starts in hydrostatic balance: its summation
 // density is set by the particle spacing, so each lattice height y is moved to the height
 // where a column compressed by the Tait equation of state would put it,
-//   y' = y₀ + ∫ ρ₀/ρ(s) ds,  ρ₀/ρ(s) = (1 + k (H − s))^(−1/7),  k = ρ₀ g / B,
+//   y' = y₀ + ∫ ρ₀/ρ(s) ds,  ρ₀/ρ(s) = (1 + k (H − s))^(−1/γ),  k = ρ₀ g / B,
 // with H the block's top. Started uncompressed, the column would fall freely for a sound
 // crossing and overshoot to about twice the hydrostatic pressure, which pushes a dam-break
 // front ahead of experiment. Applies to box blocks standing on the floor with gravity
@@ -92,8 +93,11 @@ struct HydrostaticColumn {
 
     float place(float y) const {
         if (!active) return y;
-        const auto u = [&](double s) { return std::pow(1.0 + k * (top - s), 6.0 / 7.0); };
-        return static_cast<float>(bottom + 7.0 / (6.0 * k) * (u(bottom) - u(y)));
+        const double gamma = kTaitGamma;
+        const auto u = [&](double s) {
+            return std::pow(1.0 + k * (top - s), (gamma - 1.0) / gamma);
+        };
+        return static_cast<float>(bottom + gamma / ((gamma - 1.0) * k) * (u(bottom) - u(y)));
     }
 };
 
@@ -103,11 +107,10 @@ HydrostaticColumn hydrostatic_column(const ParticleBlock& b, const Params& p, co
     if (p.model != Model::Sph || b.shape != BlockShape::Box || !resting || b.min.y != d.min.y ||
         !(p.gravity_y < 0.f) || p.gravity_x != 0.f || p.gravity_z != 0.f)
         return c;
-    const double tait_b = double(p.rest_density) * p.sound_speed * p.sound_speed / 7.0;
     c.active = true;
     c.bottom = b.min.y;
     c.top = b.min.y + b.spacing * static_cast<float>(lattice_dims(b).y);
-    c.k = double(p.rest_density) * -p.gravity_y / tait_b;
+    c.k = double(p.rest_density) * -p.gravity_y / tait_b(p);
     return c;
 }
 

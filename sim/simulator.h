@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/color_map.h"
+#include "sim/enum_names.h"
 #include "sim/params.h"
 #include "sim/scene.h"
 #include "sim/variants.h"
@@ -16,6 +17,8 @@
 
 namespace plab::sim {
 
+// auto, cpu, cuda: the names of the CLI, sweeps and reports.
+std::span<const EnumName<Backend>> backend_names();
 // Throws plab::Error naming the allowed values.
 Backend parse_backend(std::string_view name);
 std::string_view backend_name(Backend b);

@@ -81,11 +81,6 @@ const UnitSums& unit_sums(float smoothing) {
     return cached;
 }
 
-float gravity_magnitude(const Params& p) {
-    return std::sqrt(p.gravity_x * p.gravity_x + p.gravity_y * p.gravity_y +
-                     p.gravity_z * p.gravity_z);
-}
-
 }  // namespace
 
 SphConstants sph_constants(const Params& p) {
@@ -114,8 +109,7 @@ SphConstants sph_constants(const Params& p) {
     c.rest_density = p.rest_density;
     c.inv_rest_density = 1.f / p.rest_density;
     c.sound_speed = p.sound_speed;
-    c.tait_b = static_cast<float>(double(p.rest_density) * p.sound_speed * p.sound_speed /
-                                  kTaitGamma);
+    c.tait_b = static_cast<float>(tait_b(p));
     c.visc = static_cast<float>(p.viscosity * p.sound_speed * h);
     c.visc_eps = static_cast<float>(0.01 * h * h);
     c.xsph = p.xsph;

@@ -21,6 +21,7 @@
 // still reaches a wall is put back on it by the hard clamp of the drift.
 #include <cstdint>
 
+#include "sim/derived.h"
 #include "sim/hd.h"
 #include "sim/params.h"
 #include "sim/vec.h"
@@ -53,8 +54,6 @@ struct SphConstants {
     float wall_density[kWallSamples] = {};
     float wall_push[kWallSamples] = {};
 };
-
-inline constexpr float kTaitGamma = 7.f;
 
 // The constants for `p` (sph_constants.cpp). p.radius is half the particle spacing.
 SphConstants sph_constants(const Params& p);
@@ -91,11 +90,7 @@ PLAB_HD inline float sph_grad_factor(float r2, const SphConstants& c) {
 // summation density of a free-surface particle is low because it lacks neighbours, not
 // because the liquid is stretched, and a tension there would clump the surface.
 PLAB_HD inline float sph_pressure(float density, const SphConstants& c) {
-    const float r = density * c.inv_rest_density;
-    const float r2 = r * r;
-    const float r7 = r2 * r2 * r2 * r;
-    const float p = c.tait_b * (r7 - 1.f);
-    return p > 0.f ? p : 0.f;
+    return tait_pressure(density * c.inv_rest_density, c.tait_b);
 }
 
 // Cubic (Catmull–Rom) interpolation in a wall table at distance d ≥ 0, exact on the samples;

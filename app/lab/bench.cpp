@@ -6,6 +6,7 @@
 #include "app/lab/bench_run.h"
 #include "app/lab/percentile.h"
 #include "sim/divergence.h"
+#include "sim/enum_names.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/sph_kernel.h"
@@ -31,14 +32,16 @@ void print_stage(std::ostream& out, const char* name, const std::vector<double>&
 }  // namespace
 
 void require_render_mode(std::string_view mode) {
-    for (const char* m : kRenderModes)
+    for (std::string_view m : kRenderModes)
         if (mode == m) return;
-    throw Error("--render takes off, interop, host, pinned or pinned-async, not '" +
-                std::string(mode) + "'");
+    throw Error("--render takes " + sim::choice_list(kRenderModes) + ", not '" + std::string(mode) +
+                "'");
 }
 
 void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
     require_render_mode(c.render);
+    PLAB_REQUIRE(c.screenshot.empty() || c.render != "off",
+                 "--screenshot needs --render: it saves a rendered frame");
     if (c.render != "off") {
 #if PLAB_HAS_RENDER
         run_frame_bench(c, out, progress);

@@ -8,7 +8,11 @@
 
 #include "app/lab/bench.h"
 #include "app/lab/sweep.h"
+#include "sim/enum_names.h"
 #include "sim/error.h"
+#include "sim/params.h"
+#include "sim/presets.h"
+#include "sim/simulator.h"
 
 namespace plab::app {
 
@@ -17,21 +21,33 @@ BenchCommand::BenchCommand(CLI::App& parent)
       variants_(*command_) {
     CLI::App& c = *command_;
     BenchConfig& b = config_;
-    c.add_option("--backend", backend_, "auto, cpu or cuda")->capture_default_str();
+    c.add_option("--backend", backend_, sim::enum_choices(sim::backend_names()))
+        ->capture_default_str();
     c.add_option("--model", b.model,
-                 "dem or sph: checked against the preset or scene (which decide it)");
-    c.add_option("--preset", b.preset, "classic, granular or water")->capture_default_str();
+                 sim::enum_choices(sim::model_names()) +
+                     ": checked against the preset or scene (which decide it)");
+    c.add_option("--preset", b.preset, sim::enum_choices(sim::preset_names()))
+        ->capture_default_str();
     c.add_option("--scene", b.scene,
                  "Scene file (JSON); replaces --preset, its own count unless --particles");
     c.add_option("--particles", b.particles, "Number of particles")->capture_default_str();
     c.add_option("--steps", b.steps, "Measured steps")->capture_default_str();
     c.add_option("--warmup", b.warmup, "Warm-up steps before measuring")->capture_default_str();
     c.add_option("--render", b.render,
-                 "Time whole frames headless: off, interop, host, pinned or pinned-async (feed "
-                 "path); with --sweep, at every point")
+                 "Time whole frames headless: " + sim::choice_list(kRenderModes) +
+                     " (feed path); with --sweep, at every point")
         ->capture_default_str();
     c.add_option("--width", b.width, "Offscreen width for --render")->capture_default_str();
     c.add_option("--height", b.height, "Offscreen height for --render")->capture_default_str();
+    c.add_option("--speed-scale", b.speed_scale,
+                 "With --render: m/s at the top of the speed colour ramp (as the window's "
+                 "--speed-scale)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    c.add_option("--screenshot", b.screenshot,
+                 "With --render: save the first measured frame as PNG, drawn after --warmup + 1 "
+                 "steps as the window's --frames N --screenshot is after N (pinned-async after "
+                 "a warm-up draws one step older)");
     c.add_option("--set", b.assignments, "Override a parameter: name=value");
     c.add_option("--sweep", sweeps_,
                  "Measure every combination: key=v1,v2,... (repeatable; keys: particles, backend, "
@@ -59,12 +75,14 @@ int BenchCommand::run() {
     const bool exporting = c.count("--export") > 0;
     if (!sweeps_.empty()) {
         PLAB_REQUIRE(!exporting, "--export and --sweep do not go together");
+        PLAB_REQUIRE(config_.screenshot.empty(), "--screenshot and --sweep do not go together");
         run_sweep(config_, sweeps_, sweep_out_, std::cout, std::cerr, progress);
         return 0;
     }
     PLAB_REQUIRE(sweep_out_.empty(), "--out goes with --sweep");
     if (exporting) {
         PLAB_REQUIRE(config_.render == "off", "--export and --render do not go together");
+        PLAB_REQUIRE(config_.screenshot.empty(), "--screenshot goes with --render, not --export");
         run_export(config_, export_, std::cout, std::cerr);
         return 0;
     }

@@ -27,11 +27,16 @@ struct BenchConfig {
     // (frame_bench.h)
     std::string render = "off";
     int width = 1280, height = 720;  // offscreen target of --render
+    float speed_scale = 0.02f;       // m/s, top of the speed colour ramp of --render frames
+    // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
+    // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.
+    std::string screenshot;
 };
 
-// The --render values: off, interop, host, pinned, pinned-async.
-inline constexpr const char* kRenderModes[] = {"off", "interop", "host", "pinned",
-                                               "pinned-async"};
+// The --render values: off, or the name of a feed path (render::feed_path_names; listed here
+// because the lab also builds without the renderer).
+inline constexpr std::string_view kRenderModes[] = {"off", "interop", "host", "pinned",
+                                                    "pinned-async"};
 // Throws plab::Error naming the allowed values unless `mode` is one of kRenderModes.
 void require_render_mode(std::string_view mode);
 

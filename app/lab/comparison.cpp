@@ -1,12 +1,12 @@
 #include "app/lab/comparison.h"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "app/lab/csv.h"
 #include "app/lab/percentile.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 
 namespace plab::app {
 namespace {
@@ -25,9 +25,7 @@ double ratio(double value, double baseline) {
 
 std::string fixed(double v, const char* format) {
     if (!std::isfinite(v)) return "–";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
+    return sim::format_numbers(format, v);
 }
 
 // Markdown cells may not hold '|' or line breaks.

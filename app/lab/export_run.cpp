@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <ostream>
 
 #include "app/lab/bench_run.h"
@@ -10,15 +9,14 @@
 #include "app/lab/sim_time.h"
 #include "sim/divergence.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 
 namespace plab::app {
 namespace {
 
-std::string seconds(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g s", s);
-    return buf;
-}
+using sim::format_numbers;
+
+std::string seconds(double s) { return format_numbers("%.6g s", s); }
 
 constexpr std::size_t kMaxFrames = 1000000;  // file names have six digits
 constexpr double kMaxSteps = 1e12;           // far past any run that ends today
@@ -77,13 +75,12 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
     if (!run.fallback().empty()) out << "  note         CUDA not used: " << run.fallback() << "\n";
     out << "  model        " << sim::model_name(params.model) << ", " << run.label() << "\n";
     out << "  particles    " << simulator.particle_count() << "\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "  dt           %.6g s; a frame every %.6g s = %.6g steps%s\n",
-                  plan.dt, config.every, steps_per_frame,
-                  std::abs(steps_per_frame - std::round(steps_per_frame)) > 1e-6
-                      ? " (each at the nearest step; its files carry that step's time)"
-                      : "");
-    out << line;
+    out << format_numbers("  dt           %.6g s; a frame every %.6g s = %.6g steps", plan.dt,
+                          config.every, steps_per_frame)
+        << (std::abs(steps_per_frame - std::round(steps_per_frame)) > 1e-6
+                ? " (each at the nearest step; its files carry that step's time)"
+                : "")
+        << "\n";
     out << "  frames       " << plan.frames() << ", t = 0 to "
         << seconds(plan.time(plan.frames() - 1)) << ", into " << series.folder().string() << "\n"
         << std::flush;
@@ -104,14 +101,13 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
         }
         series.write(simulator.download(), params, t);
         const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-        std::snprintf(line, sizeof line, "  frame %zu/%zu  t = %.6g s  wall %.2f s\n", k + 1,
-                      plan.frames(), t, wall);
-        progress << line << std::flush;
+        progress << "  frame " << k + 1 << "/" << plan.frames()
+                 << format_numbers("  t = %.6g s  wall %.2f s\n", t, wall) << std::flush;
     }
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-    std::snprintf(line, sizeof line, " (wall %.2f s)\n", wall);
     out << "  wrote        " << plan.frames() << " frames (frame_NNNNNN.vtk and .csv) and "
-        << kSeriesFileName << " in " << series.folder().string() << line;
+        << kSeriesFileName << " in " << series.folder().string()
+        << format_numbers(" (wall %.2f s)\n", wall);
 }
 
 }  // namespace plab::app

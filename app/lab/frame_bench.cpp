@@ -9,16 +9,17 @@
 #include <vector>
 
 #include "app/lab/bench_run.h"
+#include "app/lab/output_file.h"
 #include "app/lab/percentile.h"
 #include "render/egl_context.h"
 #include "render/gl_check.h"
 #include "render/gl_handles.h"
 #include "render/interop_buffer.h"
-#include "render/line_renderer.h"
 #include "render/offscreen_target.h"
 #include "render/orbit_camera.h"
 #include "render/particle_feed.h"
-#include "render/particle_renderer.h"
+#include "render/scene_pass.h"
+#include "render/screenshot.h"
 #include "sim/error.h"
 #include "sim/presets.h"
 
@@ -99,19 +100,18 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
                      "--render interop needs the CUDA backend");
     }
 
+    // The window's scene: same style, layers, background and camera framing; the whole
+    // target is the viewport (the window's panel is closed).
     render::OffscreenTarget target(c.width, c.height);
-    render::ParticleRenderer renderer;
-    render::LineRenderer lines;
-    render::ParticleFeed feed;
-    feed.reserve(simulator.particle_count());
+    render::ScenePass scene;
+    scene.reserve(simulator.particle_count());
+    const sim::Domain& d = initial.domain;
+    const render::Viewport all{0, 0, c.width, c.height};
     render::OrbitCamera camera;
-    const float aspect = static_cast<float>(c.width) / static_cast<float>(c.height);
-    const glm::vec3 lo{initial.domain.min.x, initial.domain.min.y, initial.domain.min.z};
-    const glm::vec3 hi{initial.domain.max.x, initial.domain.max.y, initial.domain.max.z};
-    camera.frame_box(lo, hi, aspect);
-    render::RenderView view{camera.view(), camera.projection(aspect), static_cast<float>(c.height)};
-    const glm::mat4 view_projection = view.projection * view.view;
-    const sim::RenderStyle style{sim::ColorMode::Speed, 0.02f};
+    camera.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, all.aspect());
+    const render::SceneLayers layers = render::scene_layers(params, d);
+    const sim::RenderStyle style = render::scene_style(
+        params, d, {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale});
 
     BlockingGlTimer draw_timer;
     // `finish`: wait for every part and time it (serial frames). Otherwise only queue the
@@ -121,17 +121,13 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
         const auto t0 = Clock::now();
         simulator.step(params);
         const auto t_feed = Clock::now();
-        feed.feed(simulator, style, path);
+        scene.feed(simulator, style, path);
         s.feed_cpu_ms = ms_since(t_feed);
         if (finish) s.export_gpu_ms = simulator.last_export_ms();
         target.bind();
-        PLAB_GL_CHECK(glViewport(0, 0, c.width, c.height));
-        PLAB_GL_CHECK(glClearColor(0.06f, 0.07f, 0.09f, 1.f));
-        PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+        render::ScenePass::clear(c.width, c.height);
         if (finish) draw_timer.begin();
-        renderer.draw(feed.positions(), feed.colors(), static_cast<int>(simulator.particle_count()),
-                      view, params.radius);
-        lines.draw_box(lo, hi, view_projection, glm::vec4(0.8f, 0.8f, 0.85f, 1.f));
+        scene.draw(camera, all, layers);
         if (finish) {
             s.draw_gpu_ms = draw_timer.end_and_read();
             PLAB_GL_CHECK(glFinish());
@@ -148,6 +144,9 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     auto last_report = Clock::now();
     for (int i = 0; i < c.steps; ++i) {
         result.serial.push_back(frame(true));
+        // After the frame's timings: reading the target back is not part of a frame.
+        if (i == 0 && !c.screenshot.empty())
+            render::write_png(c.screenshot, c.width, c.height, target.read_pixels());
         if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
             *progress << "\r  frame " << i + 1 << "/" << c.steps << std::flush;
             last_report = Clock::now();
@@ -179,6 +178,8 @@ std::vector<double> frame_column(const FrameBenchResult& r, double FrameSample::
 
 void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
     const render::FeedPath path = feed_path(c.render);
+    // Written after the first measured frame; a bad path fails before the run, not after it.
+    if (!c.screenshot.empty()) require_writable(c.screenshot);
     BenchRun run(c);
     const FrameBenchResult r = measure_frames(run, c, progress);
     sim::Simulator& simulator = run.simulator();
@@ -195,6 +196,13 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
         << (run.simulator().effective_options().effective.graph ? ", step as CUDA graph" : "")
         << "\n";
+    if (!c.screenshot.empty())
+        out << "  screenshot   " << c.screenshot << " (" << c.width << "x" << c.height
+            << "): the first measured frame, after " << c.warmup + 1
+            << (c.warmup == 0 ? " step" : " steps")
+            << (path == render::FeedPath::PinnedAsync && c.warmup > 0
+                    ? " (drawing the particles of the step before)\n"
+                    : "\n");
 
     const auto col = [&](double FrameSample::*f) { return frame_column(r, f); };
     out << "\npart of a frame                  median ms     p10 ms     p90 ms\n";
@@ -203,7 +211,7 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
               col(&FrameSample::export_gpu_ms));
     print_row(out, interop ? "map+export+unmap (host wall)" : "export+copy+upload (host wall)",
               col(&FrameSample::feed_cpu_ms));
-    print_row(out, "draw particles+box (GL timer)", col(&FrameSample::draw_gpu_ms));
+    print_row(out, "draw scene (GL timer)", col(&FrameSample::draw_gpu_ms));
     print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));
     const double serial_ms = median(col(&FrameSample::frame_cpu_ms));
     char line[240];

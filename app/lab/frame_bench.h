@@ -19,7 +19,7 @@ struct FrameSample {
     double export_gpu_ms = 0;  // device: the export kernel (+ the device-to-host copy on the
                                // host paths; pinned-async: kernel start to copy end)
     double feed_cpu_ms = 0;    // host: map + export + (upload) + unmap, synchronised
-    double draw_gpu_ms = 0;    // GL timer query around the particle and box draw
+    double draw_gpu_ms = 0;    // GL timer query around the scene draw (particles, box, collider)
     double frame_cpu_ms = 0;   // host: the whole frame, finished (glFinish)
 };
 
@@ -33,7 +33,9 @@ struct FrameBenchResult {
 // Renders config.warmup frames, config.steps serial frames and config.steps pipelined frames
 // of `run`'s simulator along the feed path config.render names (not "off"), into a
 // config.width × config.height offscreen target of a headless EGL context made for the
-// purpose. Throws plab::Error; render::EglUnavailable where no EGL display can be had.
+// purpose, drawn as the window draws its scene (render/scene_pass.h). With config.screenshot,
+// writes the first serial frame there as PNG. Throws plab::Error; render::EglUnavailable where
+// no EGL display can be had.
 FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& config, std::ostream* progress);
 
 // One field of every serial frame, in order.

@@ -53,6 +53,21 @@ void OutputFile::fail(const char* doing, int error_number) {
     throw Error("cannot " + std::string(doing) + " '" + path_.string() + "': " + reason);
 }
 
+void require_writable(const std::filesystem::path& path) {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(path, ec);
+    // Appending opens without truncating what is there; a folder in the way fails here too.
+    std::FILE* f = std::fopen(path.c_str(), "ab");
+    int error_number = errno;
+    const bool ok = f && std::fclose(f) == 0;
+    if (f && !ok) error_number = errno;
+    if (f && !existed) std::filesystem::remove(path, ec);
+    if (!ok) {
+        const std::string reason = error_number != 0 ? std::strerror(error_number) : "unknown";
+        throw Error("cannot write '" + path.string() + "': " + reason);
+    }
+}
+
 void write_whole_file(const std::filesystem::path& path, std::string_view bytes) {
     OutputFile file(path);
     file.write(bytes);

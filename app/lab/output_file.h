@@ -35,6 +35,11 @@ class OutputFile {
     std::FILE* file_ = nullptr;
 };
 
+// Throws, naming the path and the system's reason, unless a file can be written at `path`; for
+// runs that write their output at the end. Leaves an existing file as it was and removes one
+// it had to create.
+void require_writable(const std::filesystem::path& path);
+
 // Creates (or truncates) `path` and writes `bytes` into it, checked as OutputFile is.
 void write_whole_file(const std::filesystem::path& path, std::string_view bytes);
 

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -14,6 +13,7 @@
 
 #include "app/lab/output_file.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 #include "sim/sph_kernel.h"
 
 namespace plab::app {
@@ -29,11 +29,7 @@ void put_number(std::string& out, T v) {
 
 // Simulated time as text: 12 significant digits, far below the step's float precision, so
 // that 429 × 0.00014 reads 0.06006 rather than the double's 0.060059999999999995.
-std::string time_text(double t) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.12g", t);
-    return buf;
-}
+std::string time_text(double t) { return sim::format_numbers("%.12g", t); }
 
 // Big-endian, as VTK's legacy binary format is defined (whatever the writing machine is).
 void put_be32(std::string& out, std::uint32_t v) {

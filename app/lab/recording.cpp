@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/lab/output_file.h"
 #include "sim/error.h"
 
 #ifndef PLAB_VERSION
@@ -143,14 +144,7 @@ std::string recording_to_csv(const Recording& r) {
 }
 
 void write_recording(const Recording& recording, const std::filesystem::path& path) {
-    const std::string text = recording_to_csv(recording);
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) {
-        throw Error("cannot write recording '" + path.string() + "': " + std::strerror(errno));
-    }
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    file.close();
-    if (!file) throw Error("writing recording '" + path.string() + "' failed");
+    write_whole_file(path, recording_to_csv(recording));
 }
 
 Recording read_recording(const std::filesystem::path& path) {

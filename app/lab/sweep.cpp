@@ -2,24 +2,26 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <ostream>
 #include <sstream>
 #include <system_error>
 
 #include "app/lab/bench_run.h"
 #include "app/lab/csv.h"
+#include "app/lab/output_file.h"
 #include "app/lab/percentile.h"
 #if PLAB_HAS_RENDER
 #include "app/lab/frame_bench.h"
 #endif
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 #include "sim/presets.h"
 #include "sim/variants.h"
 
 namespace plab::app {
 namespace {
+
+using sim::format_numbers;
 
 // The keys that are not a variant or a parameter: what runs and how it is drawn.
 constexpr const char* kRunKeys[] = {"particles", "backend", "preset", "render"};
@@ -109,24 +111,10 @@ bool renders(const BenchConfig& c) { return c.render != "off"; }
 // Six significant digits: timings are not more precise than that.
 std::string short_number(double v) {
     if (!std::isfinite(v)) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
+    return format_numbers("%.6g", v);
 }
 
-std::string fixed(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4f", v);
-    return buf;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    PLAB_REQUIRE(static_cast<bool>(f), "cannot write '" + path.string() + "'");
-    f << text;
-    f.close();
-    PLAB_REQUIRE(static_cast<bool>(f), "writing '" + path.string() + "' failed");
-}
+std::string fixed(double v) { return format_numbers("%.4f", v); }
 
 // `frames`: the sweep renders somewhere, so the frame columns are written (empty in rows
 // that do not render).
@@ -192,15 +180,12 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
             << fixed(r.stats[2]) << " |";
         for (std::size_t s = 1; s < std::size(kStages); ++s)
             out << " " << fixed(r.stats[3 * s]) << " |";
-        char sps[32];
-        std::snprintf(sps, sizeof sps, "%.1f", r.steps_per_s);
-        out << " " << sps << " |";
+        out << " " << format_numbers("%.1f", r.steps_per_s) << " |";
         if (frames && r.frame_stats.empty()) out << " – | – | – | – | – |";
         if (frames && !r.frame_stats.empty()) {
             for (std::size_t part = 0; part < std::size(kFrameParts); ++part)
                 out << " " << fixed(r.frame_stats[3 * part]) << " |";
-            std::snprintf(sps, sizeof sps, "%.1f", r.frame_stats.back());
-            out << " " << sps << " |";
+            out << " " << format_numbers("%.1f", r.frame_stats.back()) << " |";
         }
         out << "\n";
     }
@@ -282,9 +267,7 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                           "(PLAB_BUILD_RENDER=OFF)");
 #endif
 
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    PLAB_REQUIRE(!ec, "cannot create '" + out_dir.string() + "': " + ec.message());
+    make_folder(out_dir);
     const std::filesystem::path csv_path = out_dir / "sweep.csv";
     const std::filesystem::path md_path = out_dir / "sweep.md";
 
@@ -344,8 +327,8 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                 (rows.empty() ? "" : " (the finished rows are in " + csv_path.string() + ")"));
         }
         rows.push_back(std::move(r));
-        write_file(csv_path, sweep_csv(params, rows, frames));
-        write_file(md_path, sweep_markdown(base, axes, rows, points.size(), frames));
+        write_whole_file(csv_path, sweep_csv(params, rows, frames));
+        write_whole_file(md_path, sweep_markdown(base, axes, rows, points.size(), frames));
     }
     out << sweep_markdown(base, axes, rows, points.size(), frames);
     out << "\nwrote " << csv_path.string() << " and " << md_path.string() << "\n";

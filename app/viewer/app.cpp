@@ -19,16 +19,12 @@
 #include "render/screenshot.h"
 #include "sim/error.h"
 #include "sim/divergence.h"
-#include "sim/sph_kernel.h"
 
 namespace plab::app {
 namespace {
 
 constexpr int kStatsEvery = 10;   // frames between divergence checks (stats may sync the GPU)
 constexpr int kMemoryEvery = 30;  // frames between GPU memory queries
-constexpr float kClear[3] = {0.07f, 0.08f, 0.10f};
-constexpr glm::vec4 kBoxColor{0.55f, 0.58f, 0.65f, 1.f};
-constexpr glm::vec4 kColliderColor{0.95f, 0.75f, 0.35f, 1.f};
 
 double ms_between(std::chrono::steady_clock::time_point a,
                   std::chrono::steady_clock::time_point b) {
@@ -56,6 +52,10 @@ App::App(const AppConfig& config)
     submitted_ = ui_.params;
     ui_.vsync = config.vsync;
     ui_.view.color = config.color;
+    if (config.speed_scale > 0.f) {
+        ui_.view.auto_speed_scale = false;
+        ui_.view.speed_scale = config.speed_scale;
+    }
     ui_.view.show_panel = config.show_panel;
     // Where the panel will be (its layout may differ once the ini file is read; frame 1
     // frames the scene again with the real one).
@@ -71,7 +71,7 @@ App::App(const AppConfig& config)
     facts_.interop_reason = facts_.cuda_reason.empty()
                                 ? render::interop_unavailable_reason()
                                 : "no CUDA device (" + facts_.cuda_reason + ")";
-    feed_.reserve(session_.particle_count());
+    scene_.reserve(session_.particle_count());
     frame_scene();
 
     std::printf("particle-lab: GL_RENDERER %s, OpenGL %s\n", facts_.gl_renderer.c_str(),
@@ -109,7 +109,7 @@ int App::run() {
     return 0;
 }
 
-App::Viewport App::scene_viewport(WindowSize fb) const {
+render::Viewport App::scene_viewport(WindowSize fb) const {
     const WindowSize win = window_.window_size();
     const float panel = ui_.view.show_panel ? ui_.panel_right : 0.f;
     int x0 = win.width > 0 ? static_cast<int>(std::lround(panel * static_cast<float>(fb.width) /
@@ -122,8 +122,7 @@ App::Viewport App::scene_viewport(WindowSize fb) const {
 float App::aspect() const {
     const WindowSize fb = window_.framebuffer_size();
     if (fb.empty()) return static_cast<float>(config_.width) / static_cast<float>(config_.height);
-    const Viewport v = scene_viewport(fb);
-    return static_cast<float>(v.width) / static_cast<float>(v.height);
+    return scene_viewport(fb).aspect();
 }
 
 void App::frame_scene() {
@@ -176,7 +175,7 @@ void App::sync() {
     if (r.scene) {
         if (attempt("Loading the scene", [&] {
                 const sim::SceneFile file = sim::load_scene_file(*r.scene);
-                feed_.reserve(file.particles);  // first: a failed start then only leaves buffers
+                scene_.reserve(file.particles);  // first: a failed start then only leaves buffers
                 ui_.params = session_.use_scene_file(file);
             })) {
             submitted_ = ui_.params;
@@ -190,7 +189,7 @@ void App::sync() {
     if (r.particles) {
         const std::size_t n = *r.particles;
         if (attempt("Changing the particle count", [&] {
-                feed_.reserve(n);  // first: a failed reset then only leaves bigger buffers
+                scene_.reserve(n);  // first: a failed reset then only leaves bigger buffers
                 session_.change_count(n, ui_.params);
             })) {
             diverged_ = false;
@@ -265,26 +264,14 @@ void App::check_stats() {
 }
 
 sim::RenderStyle App::render_style() const {
-    const sim::Params& p = session_.params();
-    sim::RenderStyle style;
-    style.color = ui_.view.color;
-    style.speed_scale = std::max(ui_.view.speed_scale, 1e-6f);
-    style.rest_density = p.rest_density;
-    style.density_span = std::max(ui_.view.density_span, 1e-5f);
-    style.tait_b = p.rest_density * p.sound_speed * p.sound_speed / sim::kTaitGamma;
-    style.pressure_scale = std::max(ui_.view.pressure_scale, 1e-3f);
-    if (ui_.view.auto_pressure_scale) {
-        // The hydrostatic pressure at the bottom of a domain full of liquid.
-        const sim::Domain d = session_.domain();
-        const float g = std::sqrt(p.gravity_x * p.gravity_x + p.gravity_y * p.gravity_y +
-                                  p.gravity_z * p.gravity_z);
-        style.pressure_scale = std::max(p.rest_density * g * (d.max.y - d.min.y), 1.f);
-    }
-    return style;
+    const ViewSettings& v = ui_.view;
+    return render::scene_style(
+        session_.params(), session_.domain(),
+        {v.color, v.speed_scale, v.density_span, v.auto_pressure_scale, v.pressure_scale});
 }
 
 void App::feed_particles() {
-    feed_.reserve(session_.particle_count());
+    scene_.reserve(session_.particle_count());
     const sim::RenderStyle style = render_style();
     const bool interop = session_.backend() == sim::Backend::Cuda &&
                          facts_.interop_reason.empty() && ui_.use_interop;
@@ -292,14 +279,14 @@ void App::feed_particles() {
     render::FeedTiming t;
     if (interop) {
         try {
-            t = feed_.feed(session_.simulator(), style, render::FeedPath::Interop);
+            t = scene_.feed(session_.simulator(), style, render::FeedPath::Interop);
         } catch (const std::exception& e) {
             // Registration or mapping refused: fall back for good and say why.
             facts_.interop_reason = std::string("interop failed: ") + e.what();
-            t = feed_.feed(session_.simulator(), style, host);
+            t = scene_.feed(session_.simulator(), style, host);
         }
     } else {
-        t = feed_.feed(session_.simulator(), style, host);
+        t = scene_.feed(session_.simulator(), style, host);
     }
     facts_.feeding_interop = t.path == render::FeedPath::Interop;
     facts_.feed_path = render::feed_path_name(t.path);
@@ -312,34 +299,15 @@ void App::feed_particles() {
 }
 
 void App::draw_scene(WindowSize fb) {
+    // The whole window is cleared (under the panel too); the scene gets the part right of it.
     PLAB_GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, 0));
-    PLAB_GL_CHECK(glViewport(0, 0, fb.width, fb.height));
-    PLAB_GL_CHECK(glClearColor(kClear[0], kClear[1], kClear[2], 1.f));
-    PLAB_GL_CHECK(glClearDepth(1.0));
-    PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
-    const Viewport vp = scene_viewport(fb);
-    PLAB_GL_CHECK(glViewport(vp.x, vp.y, vp.width, vp.height));
-
-    const float a = static_cast<float>(vp.width) / static_cast<float>(vp.height);
-    render::RenderView view;
-    view.view = camera_.view();
-    view.projection = camera_.projection(a);
-    view.viewport_height = static_cast<float>(vp.height);
-    const glm::mat4 view_projection = view.projection * view.view;
-    const sim::Params& p = session_.params();
+    render::ScenePass::clear(fb.width, fb.height);
+    render::SceneLayers layers = render::scene_layers(session_.params(), session_.domain());
+    layers.show_box = ui_.view.show_box;
+    layers.show_collider = ui_.view.show_collider;
 
     scene_timer_.begin();
-    particles_.draw(feed_.positions(), feed_.colors(), static_cast<int>(session_.particle_count()),
-                    view, p.radius);
-    if (ui_.view.show_box) {
-        const sim::Domain& d = session_.domain();
-        lines_.draw_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, view_projection,
-                        kBoxColor);
-    }
-    if (ui_.view.show_collider) {
-        lines_.draw_sphere({p.collider_x, p.collider_y, p.collider_z}, p.collider_radius,
-                           view_projection, kColliderColor);
-    }
+    scene_.draw(camera_, scene_viewport(fb), layers);
     scene_timer_.end();
     if (const auto ms = scene_timer_.poll()) history_.render_ms.push(static_cast<float>(*ms));
 }

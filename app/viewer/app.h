@@ -17,10 +17,8 @@
 #include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
 #include "render/gpu_timer.h"
-#include "render/line_renderer.h"
 #include "render/orbit_camera.h"
-#include "render/particle_feed.h"
-#include "render/particle_renderer.h"
+#include "render/scene_pass.h"
 
 struct GLFWwindow;
 
@@ -57,10 +55,7 @@ class App {
     void finish_recording();
     // The part of the framebuffer the scene is drawn in: right of the panel when it is open
     // against the left edge (and leaves room), else all of it.
-    struct Viewport {
-        int x = 0, y = 0, width = 0, height = 0;
-    };
-    Viewport scene_viewport(WindowSize framebuffer) const;
+    render::Viewport scene_viewport(WindowSize framebuffer) const;
     float aspect() const;
     // Runs a change the UI asked for; a failure becomes a message in the panel.
     template <typename Change>
@@ -77,9 +72,7 @@ class App {
     GlfwWindow window_;  // first in, last out: every GL object below needs its context
     SimSession session_;
     std::unique_ptr<ImGuiLayer> imgui_;  // made after the app's callbacks are installed
-    render::ParticleRenderer particles_;
-    render::LineRenderer lines_;
-    render::ParticleFeed feed_;
+    render::ScenePass scene_;  // feed, clear and draw, as `bench --render` draws its frames
     render::GpuTimer scene_timer_;
     render::GpuTimer panel_timer_;
     render::OrbitCamera camera_;

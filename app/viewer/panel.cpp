@@ -1,6 +1,9 @@
 #include "app/viewer/panel.h"
 
 #include "app/viewer/export_panel.h"
+#include "sim/derived.h"
+#include "sim/format_numbers.h"
+#include "sim/presets.h"
 #include "sim/sph_kernel.h"
 
 #include <imgui.h>
@@ -9,11 +12,12 @@
 #include <filesystem>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace plab::app {
 namespace {
+
+using sim::format_numbers;
 
 const ImVec4 kWarn{1.f, 0.8f, 0.3f, 1.f};
 const ImVec4 kError{1.f, 0.4f, 0.35f, 1.f};
@@ -42,10 +46,7 @@ SliderRange slider_range(const sim::ParamInfo& info, const sim::Params& preset,
         return {0.f, 0.5f * std::min({size.x, size.y, size.z}), false};
     }
     if (name.starts_with("gravity_")) {
-        const float g = std::max(
-            std::sqrt(preset.gravity_x * preset.gravity_x + preset.gravity_y * preset.gravity_y +
-                      preset.gravity_z * preset.gravity_z),
-            1e-6f);
+        const float g = std::max(sim::gravity_magnitude(preset), 1e-6f);
         return {-4.f * g, 4.f * g, false};
     }
     if (name == "global_damping") return {0.9f, 1.f, false};
@@ -74,10 +75,9 @@ void help_marker(const std::string& text) {
 }
 
 std::string param_tooltip(const sim::ParamInfo& info) {
-    char range[96];
-    std::snprintf(range, sizeof range, "\nAllowed: %g .. %g %s", info.min, info.max,
-                  std::string(info.unit).c_str());
-    std::string t = std::string(info.help) + range;
+    std::string t = std::string(info.help) +
+                    format_numbers("\nAllowed: %g .. %g ", info.min, info.max) +
+                    std::string(info.unit);
     if (info.needs_reset) t += "\nTakes effect on Reset.";
     t += "\nCtrl+click to type a value.";
     return t;
@@ -159,9 +159,12 @@ void simulation_section(UiState& ui, const SimSession& session) {
                         : std::string("Scene files from assets/scenes; [ and ] cycle them."));
     }
 
-    int preset = static_cast<int>(session.preset());
-    if (ImGui::Combo("preset", &preset, "classic\0granular\0water\0")) {
-        ui.requests.preset = static_cast<sim::Preset>(preset);
+    const sim::Preset preset = session.preset();
+    if (ImGui::BeginCombo("preset", std::string(sim::preset_name(preset)).c_str())) {
+        for (const auto& row : sim::preset_names())
+            if (ImGui::Selectable(std::string(row.name).c_str(), row.value == preset))
+                ui.requests.preset = row.value;
+        ImGui::EndCombo();
     }
     help_marker(
         "classic: the units of NVIDIA's CUDA particles sample.\n"
@@ -199,19 +202,12 @@ void simulation_section(UiState& ui, const SimSession& session) {
 
 void view_section(UiState& ui) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
-    int color = static_cast<int>(ui.view.color);
     ImGui::TextUnformatted("colour");
-    ImGui::SameLine();
-    ImGui::RadioButton("speed", &color, static_cast<int>(sim::ColorMode::Speed));
-    ImGui::SameLine();
-    ImGui::RadioButton("id", &color, static_cast<int>(sim::ColorMode::ParticleId));
-    ImGui::SameLine();
-    ImGui::RadioButton("cell", &color, static_cast<int>(sim::ColorMode::Cell));
-    ImGui::SameLine();
-    ImGui::RadioButton("density", &color, static_cast<int>(sim::ColorMode::Density));
-    ImGui::SameLine();
-    ImGui::RadioButton("pressure", &color, static_cast<int>(sim::ColorMode::Pressure));
-    ui.view.color = static_cast<sim::ColorMode>(color);
+    for (const auto& row : sim::color_mode_names()) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(std::string(row.name).c_str(), ui.view.color == row.value))
+            ui.view.color = row.value;
+    }
     if (ui.view.color == sim::ColorMode::Density) {
         float percent = 100.f * ui.view.density_span;
         if (ImGui::SliderFloat("density span (%)", &percent, 0.01f, 50.f, "%.2f",
@@ -247,16 +243,14 @@ void view_section(UiState& ui) {
 }
 
 void plot(const char* label, const Series& s, const char* unit) {
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%.2f %s (max %.2f)", s.last(), unit, s.max());
-    ImGui::PlotLines(label, s.values(), Series::kLength, s.offset(), overlay, 0.f,
+    const std::string overlay =
+        format_numbers("%.2f ", s.last()) + unit + format_numbers(" (max %.2f)", s.max());
+    ImGui::PlotLines(label, s.values(), Series::kLength, s.offset(), overlay.c_str(), 0.f,
                      std::max(s.max() * 1.1f, 1e-3f), ImVec2(0, ImGui::GetFontSize() * 3.f));
 }
 
 std::string mib(std::size_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-    return buf;
+    return format_numbers("%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
 void timing_section(const SimSession& session, const FrameHistory& h, const PanelFacts& f) {

@@ -5,15 +5,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <ctime>
-#include <fstream>
 
 #include "app/lab/local_time.h"
+#include "app/lab/output_file.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 
 namespace plab::app {
 namespace {
+
+using sim::format_numbers;
 
 const ImVec4 kError{1.f, 0.4f, 0.35f, 1.f};
 const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
@@ -26,16 +28,11 @@ std::string stamp() { return local_timestamp(); }
 // Writes the current comparison next to the recordings; returns the path written.
 std::filesystem::path export_comparison(const RecordUi& ui, bool markdown) {
     const std::filesystem::path folder = expand_home(ui.folder);
-    std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    PLAB_REQUIRE(!ec, "cannot create the folder '" + folder.string() + "': " + ec.message());
+    make_folder(folder);
     const std::filesystem::path path =
         folder / ("comparison-" + stamp() + (markdown ? ".md" : ".csv"));
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    PLAB_REQUIRE(static_cast<bool>(f), "cannot write '" + path.string() + "'");
-    f << (markdown ? comparison_markdown(*ui.comparison) : comparison_csv(*ui.comparison));
-    f.close();
-    PLAB_REQUIRE(static_cast<bool>(f), "writing '" + path.string() + "' failed");
+    write_whole_file(
+        path, markdown ? comparison_markdown(*ui.comparison) : comparison_csv(*ui.comparison));
     return path;
 }
 
@@ -101,9 +98,7 @@ void metrics_table(const Comparison& c) {
         const bool time = m.name != "FPS";
         for (std::size_t i = 0; i < m.values.size(); ++i) {
             ImGui::TableNextColumn();
-            char value[32];
-            std::snprintf(value, sizeof value, time ? "%.3f" : "%.1f", m.values[i]);
-            ImGui::TextUnformatted(value);
+            ImGui::TextUnformatted(format_numbers(time ? "%.3f" : "%.1f", m.values[i]).c_str());
             if (i > 0) ratio_text(m.ratios[i], time);
         }
     }
@@ -119,10 +114,9 @@ void frame_time_bars(const Comparison& c) {
     for (double v : p95.values) longest = std::max(longest, v);
     if (!(longest > 0)) return;
     for (std::size_t i = 0; i < c.names.size(); ++i) {
-        char label[32];
-        std::snprintf(label, sizeof label, "%.2f ms", median.values[i]);
+        const std::string label = format_numbers("%.2f ms", median.values[i]);
         ImGui::ProgressBar(static_cast<float>(median.values[i] / longest),
-                           ImVec2(ImGui::GetFontSize() * 10.f, 0.f), label);
+                           ImVec2(ImGui::GetFontSize() * 10.f, 0.f), label.c_str());
         ImGui::SameLine();
         ImGui::Text("%s (p5 %.2f, p95 %.2f)", c.names[i].c_str(), p5.values[i], p95.values[i]);
     }
@@ -183,14 +177,14 @@ void draw_record_section(RecordUi& ui, const Recorder& recorder) {
     ImGui::InputText("folder", &ui.folder);
     if (recorder.active()) {
         const std::size_t n = recorder.recorded();
-        char label[64];
         if (recorder.target() > 0) {
-            std::snprintf(label, sizeof label, "%zu / %zu frames", n, recorder.target());
+            const std::string label =
+                std::to_string(n) + " / " + std::to_string(recorder.target()) + " frames";
             ImGui::ProgressBar(static_cast<float>(n) / static_cast<float>(recorder.target()),
-                               ImVec2(-1.f, 0.f), label);
+                               ImVec2(-1.f, 0.f), label.c_str());
         } else {
-            std::snprintf(label, sizeof label, "%zu frames (until stopped)", n);
-            ImGui::ProgressBar(0.f, ImVec2(-1.f, 0.f), label);
+            const std::string label = std::to_string(n) + " frames (until stopped)";
+            ImGui::ProgressBar(0.f, ImVec2(-1.f, 0.f), label.c_str());
         }
         if (ImGui::Button("Stop and save")) ui.stop_requested = true;
     } else {

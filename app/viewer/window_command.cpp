@@ -5,17 +5,21 @@
 #include <iostream>
 
 #include "app/viewer/app.h"
+#include "sim/enum_names.h"
 #include "sim/error.h"
+#include "sim/presets.h"
+#include "sim/simulator.h"
 
 namespace plab::app {
 
 WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     AppConfig& a = config_;
-    top.add_option("--backend", backend_, "Simulation backend: auto, cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+    top.add_option("--backend", backend_,
+                   "Simulation backend: " + sim::enum_choices(sim::backend_names()))
+        ->check(CLI::IsMember(sim::enum_names(sim::backend_names())))
         ->capture_default_str();
     top.add_option("--preset", a.run.preset, "Scene preset: classic, granular (DEM) or water (SPH)")
-        ->check(CLI::IsMember({"classic", "granular", "water"}))
+        ->check(CLI::IsMember(sim::enum_names(sim::preset_names())))
         ->capture_default_str();
     top.add_option("--scene", scene_,
                    "Scene file (JSON), e.g. assets/scenes/mixer.json; overrides --preset");
@@ -23,9 +27,13 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
                    "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
         ->check(CLI::PositiveNumber);
     top.add_option("--set", a.run.assignments, "Override a parameter: name=value (repeatable)");
-    top.add_option("--color", color_, "Colour map: speed, id, cell, density or pressure")
-        ->check(CLI::IsMember({"speed", "id", "cell", "density", "pressure"}))
+    top.add_option("--color", color_, "Colour map: " + sim::enum_choices(sim::color_mode_names()))
+        ->check(CLI::IsMember(sim::enum_names(sim::color_mode_names())))
         ->capture_default_str();
+    top.add_option("--speed-scale", a.speed_scale,
+                   "Fix the top of the speed colour ramp at this many m/s (default: follow the "
+                   "fastest particle)")
+        ->check(CLI::PositiveNumber);
     top.add_option("--frames", a.frames, "Run this many frames, then exit")
         ->check(CLI::PositiveNumber);
     top.add_option("--screenshot", a.screenshot,

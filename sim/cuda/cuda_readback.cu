@@ -10,6 +10,7 @@
 #include "sim/error.h"
 #include "sim/host_state.h"
 #include "sim/sph_kernel.h"
+#include "sim/stats_body.h"
 
 namespace plab::sim::cuda {
 namespace {
@@ -30,19 +31,17 @@ __global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, f
     double energy = 0.0, density_sum = 0.0;
     unsigned int bad = 0;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const Float4 p = pos[i], v = vel[i];
-        const bool finite = isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(v.x) &&
-                            isfinite(v.y) && isfinite(v.z);
-        if (!finite) {
+        const ParticleStat s = particle_stat(pos[i], vel[i], mass);
+        if (!s.finite) {
             ++bad;
             continue;
         }
-        const float s2 = v.x * v.x + v.y * v.y + v.z * v.z;
-        speed = fmaxf(speed, sqrtf(s2));
-        energy += 0.5 * mass * s2;
-        density_min = fminf(density_min, v.w);
-        density_max = fmaxf(density_max, v.w);
-        density_sum += v.w;
+        // sqrt and the rounding to float keep the order, so this is the CPU's max as well.
+        speed = fmaxf(speed, static_cast<float>(sqrt(s.speed2)));
+        energy += s.kinetic_energy;
+        density_min = fminf(density_min, s.density);
+        density_max = fmaxf(density_max, s.density);
+        density_sum += s.density;
     }
     for (int offset = 16; offset > 0; offset /= 2) {
         speed = fmaxf(speed, __shfl_down_sync(0xffffffffu, speed, offset));

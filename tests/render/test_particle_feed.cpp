@@ -5,9 +5,14 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "app/lab/bench_config.h"
 #include "egl_test.h"
 #include "render/gl_check.h"
 #include "render/particle_feed.h"
@@ -105,6 +110,19 @@ TEST_F(ParticleFeedPaths, PinnedAsyncDrawsTheExportOfTheFrameBefore) {
     reset(2 * kCount);
     feed.feed(simulator_, style_, FeedPath::PinnedAsync);
     EXPECT_TRUE(same(drawn(feed, 2 * kCount), exported()));
+}
+
+// `bench --render` lists its modes where the lab is built without the renderer
+// (app/lab/bench_config.h): they must be off and exactly the feed paths' names.
+TEST(ParticleFeed, BenchRenderModesAreOffAndTheFeedPaths) {
+    std::vector<std::string_view> want{"off"};
+    for (const auto& row : feed_path_names()) want.push_back(row.name);
+    std::vector<std::string_view> modes(std::begin(app::kRenderModes), std::end(app::kRenderModes));
+    std::sort(want.begin(), want.end());
+    std::sort(modes.begin(), modes.end());
+    EXPECT_EQ(modes, want);
+    for (const auto& row : feed_path_names())
+        EXPECT_STREQ(feed_path_name(row.value), std::string(row.name).c_str());
 }
 
 }  // namespace

@@ -1,0 +1,91 @@
+#include "render/scene_pass.h"
+
+#include <algorithm>
+
+#include "render/gl_check.h"
+#include "sim/derived.h"
+
+namespace plab::render {
+namespace {
+
+// The scene's colours: one background for every driver, so a headless frame and the
+// window's look the same.
+constexpr glm::vec3 kClearColor{0.07f, 0.08f, 0.10f};
+constexpr glm::vec4 kBoxColor{0.55f, 0.58f, 0.65f, 1.f};
+constexpr glm::vec4 kColliderColor{0.95f, 0.75f, 0.35f, 1.f};
+
+glm::vec3 to_glm(sim::Vec3 v) { return {v.x, v.y, v.z}; }
+
+}  // namespace
+
+sim::RenderStyle scene_style(const sim::Params& p, const sim::Domain& domain,
+                             const ColorChoice& choice) {
+    sim::RenderStyle style;
+    style.color = choice.mode;
+    // The ramps divide by these: keep them positive whatever a slider or flag says.
+    style.speed_scale = std::max(choice.speed_scale, 1e-6f);
+    style.rest_density = p.rest_density;
+    style.density_span = std::max(choice.density_span, 1e-5f);
+    style.tait_b = static_cast<float>(sim::tait_b(p));
+    style.pressure_scale = std::max(choice.pressure_scale, 1e-3f);
+    if (choice.auto_pressure_scale) {
+        // The hydrostatic pressure at the bottom of a domain full of liquid.
+        style.pressure_scale = std::max(
+            p.rest_density * sim::gravity_magnitude(p) * (domain.max.y - domain.min.y), 1.f);
+    }
+    return style;
+}
+
+SceneLayers scene_layers(const sim::Params& p, const sim::Domain& domain) {
+    SceneLayers layers;
+    layers.domain = domain;
+    layers.radius = p.radius;
+    layers.collider_center = {p.collider_x, p.collider_y, p.collider_z};
+    layers.collider_radius = p.collider_radius;
+    return layers;
+}
+
+float Viewport::aspect() const {
+    return height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.f;
+}
+
+ScenePass::ScenePass() = default;
+
+FeedTiming ScenePass::feed(sim::Simulator& simulator, const sim::RenderStyle& style,
+                           FeedPath path) {
+    fed_ = 0;  // a failed feed leaves nothing known to draw
+    const FeedTiming t = feed_.feed(simulator, style, path);
+    fed_ = static_cast<int>(simulator.particle_count());
+    return t;
+}
+
+void ScenePass::clear(int width, int height) {
+    PLAB_GL_CHECK(glViewport(0, 0, width, height));
+    PLAB_GL_CHECK(glClearColor(kClearColor.r, kClearColor.g, kClearColor.b, 1.f));
+    PLAB_GL_CHECK(glClearDepth(1.0));
+    PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
+}
+
+void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport,
+                     const SceneLayers& what) const {
+    PLAB_REQUIRE(viewport.width > 0 && viewport.height > 0, "the scene's viewport is empty");
+    PLAB_GL_CHECK(glViewport(viewport.x, viewport.y, viewport.width, viewport.height));
+    RenderView view;
+    view.view = camera.view();
+    view.projection = camera.projection(viewport.aspect());
+    view.viewport_height = static_cast<float>(viewport.height);
+    const glm::mat4 view_projection = view.projection * view.view;
+
+    particles_.draw(feed_.positions(), feed_.colors(), fed_, view, what.radius);
+    if (what.show_box) {
+        lines_.draw_box(to_glm(what.domain.min), to_glm(what.domain.max), view_projection,
+                        kBoxColor);
+    }
+    if (what.show_collider) {
+        // A radius of 0 switches the collider off; draw_sphere then draws nothing.
+        lines_.draw_sphere(what.collider_center, what.collider_radius, view_projection,
+                           kColliderColor);
+    }
+}
+
+}  // namespace plab::render

@@ -1,0 +1,81 @@
+#pragma once
+// One frame's scene, shared by the window (app/viewer) and the headless `bench --render`: the
+// colour style from the parameters, the feed of the particle buffers, the clear to the one
+// background colour and the draw of the particles, the domain box and the collider. What
+// differs per driver stays with the driver: which framebuffer is bound, the part of it the
+// scene gets, how the camera moves and the timers around the draw.
+#include <cstddef>
+
+#include <glm/glm.hpp>
+
+#include "render/line_renderer.h"
+#include "render/orbit_camera.h"
+#include "render/particle_feed.h"
+#include "render/particle_renderer.h"
+#include "sim/color_map.h"
+#include "sim/grid.h"
+#include "sim/params.h"
+#include "sim/simulator.h"
+
+namespace plab::render {
+
+// How the particles are coloured, as a driver picks it (the window's panel, the bench's
+// flags); scene_style() adds what follows from the parameters.
+struct ColorChoice {
+    sim::ColorMode mode = sim::ColorMode::Speed;
+    float speed_scale = 1.f;          // m/s at the top of the speed ramp
+    float density_span = 0.02f;       // density ramp: rest density × (1 ± this)
+    bool auto_pressure_scale = true;  // pressure ramp top: ρ₀ g × the domain's height
+    float pressure_scale = 1e4f;      // Pa at the top of the pressure ramp when not auto
+};
+
+// The export's colour style for `choice` in a scene of these parameters and domain (ramp
+// tops kept positive, Tait's B from the sound speed).
+sim::RenderStyle scene_style(const sim::Params& params, const sim::Domain& domain,
+                             const ColorChoice& choice);
+
+// What is drawn besides the particles.
+struct SceneLayers {
+    sim::Domain domain;              // the box, m
+    float radius = 0.f;              // particle radius, m
+    glm::vec3 collider_center{0.f};  // m
+    float collider_radius = 0.f;     // m; 0: no collider
+    bool show_box = true;
+    bool show_collider = true;
+};
+
+// The layers of a scene running with these parameters in this domain, box and collider shown.
+SceneLayers scene_layers(const sim::Params& params, const sim::Domain& domain);
+
+// A rectangle of the bound framebuffer in pixels, from its bottom-left corner.
+struct Viewport {
+    int x = 0, y = 0, width = 0, height = 0;
+    float aspect() const;  // width / height
+};
+
+class ScenePass {
+  public:
+    ScenePass();  // needs a current GL 4.5 context
+
+    // Grows the particle buffers (ParticleFeed::reserve); call before a bigger scene starts.
+    void reserve(std::size_t count) { feed_.reserve(count); }
+    // Writes the simulator's particles into the buffers along `path` (ParticleFeed::feed); the
+    // next draw shows them. Throws plab::Error as the feed does.
+    FeedTiming feed(sim::Simulator& simulator, const sim::RenderStyle& style, FeedPath path);
+
+    // Clears width × height pixels of the bound framebuffer from its bottom-left corner to the
+    // scene's background colour and depth 1; leaves the viewport covering them.
+    static void clear(int width, int height);
+    // Draws into `viewport` of the bound framebuffer as `camera` sees it at the viewport's
+    // aspect: the particles of the last feed, then the box and the collider as `what` asks.
+    // Depth testing stays on.
+    void draw(const OrbitCamera& camera, const Viewport& viewport, const SceneLayers& what) const;
+
+  private:
+    ParticleRenderer particles_;
+    LineRenderer lines_;
+    ParticleFeed feed_;
+    int fed_ = 0;  // particles in the buffers since the last feed
+};
+
+}  // namespace plab::render

@@ -1,0 +1,137 @@
+// The scene pass both drivers draw with (render/scene_pass.h), offscreen through EGL: the clear
+// is the one background, the box and collider appear in their colours only when asked, the
+// fed particles are drawn, and the colour style follows the parameters. Without any EGL
+// display the GL tests are skipped, not passed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "egl_test.h"
+#include "render/offscreen_target.h"
+#include "render/scene_pass.h"
+#include "sim/cpu_simulator.h"
+#include "sim/derived.h"
+#include "sim/presets.h"
+
+namespace plab::render {
+namespace {
+
+using testing::pixel_at;
+using testing::Rgba;
+
+class ScenePassTest : public testing::EglTest {};
+
+constexpr int kW = 320;
+constexpr int kH = 240;
+// render/scene_pass.cpp's colours as 8-bit RGBA.
+constexpr Rgba kBackground{18, 20, 26, 255};
+constexpr Rgba kBox{140, 148, 166, 255};
+constexpr Rgba kCollider{242, 191, 89, 255};
+
+long count(const std::vector<std::uint8_t>& rgba, const Rgba& colour) {
+    long n = 0;
+    for (int y = 0; y < kH; ++y)
+        for (int x = 0; x < kW; ++x) n += pixel_at(rgba, kW, x, y) == colour;
+    return n;
+}
+
+struct Scene {
+    sim::Params params = sim::preset_params(sim::Preset::Classic);
+    sim::InitialState initial = sim::build_initial_state(
+        sim::preset_scene(sim::Preset::Classic, 1000, params), params, 1000);
+};
+
+// Clears the target and draws `layers` as the bench frames them.
+std::vector<std::uint8_t> draw(const OffscreenTarget& target, const ScenePass& pass,
+                               const SceneLayers& layers) {
+    const Viewport all{0, 0, kW, kH};
+    OrbitCamera camera;
+    const sim::Domain& d = layers.domain;
+    camera.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, all.aspect());
+    target.bind();
+    ScenePass::clear(kW, kH);
+    pass.draw(camera, all, layers);
+    return target.read_pixels();
+}
+
+TEST_F(ScenePassTest, ClearIsTheOneBackground) {
+    const OffscreenTarget target(kW, kH);
+    target.bind();
+    ScenePass::clear(kW, kH);
+    EXPECT_EQ(count(target.read_pixels(), kBackground), long{kW} * kH);
+}
+
+TEST_F(ScenePassTest, BoxAndColliderOnlyWhenAsked) {
+    const Scene scene;
+    const OffscreenTarget target(kW, kH);
+    const ScenePass pass;  // nothing fed: only the lines are drawn
+    SceneLayers layers = scene_layers(scene.params, scene.initial.domain);
+    ASSERT_GT(layers.collider_radius, 0.f);
+
+    auto shown = draw(target, pass, layers);
+    EXPECT_GT(count(shown, kBox), 200);
+    EXPECT_GT(count(shown, kCollider), 50);
+
+    layers.show_box = false;
+    auto no_box = draw(target, pass, layers);
+    EXPECT_EQ(count(no_box, kBox), 0);
+    EXPECT_GT(count(no_box, kCollider), 50);
+
+    layers.show_box = true;
+    layers.show_collider = false;
+    EXPECT_EQ(count(draw(target, pass, layers), kCollider), 0);
+
+    // A collider of radius 0 is switched off, whatever the flag says.
+    layers.show_collider = true;
+    layers.collider_radius = 0.f;
+    EXPECT_EQ(count(draw(target, pass, layers), kCollider), 0);
+}
+
+TEST_F(ScenePassTest, DrawsTheFedParticles) {
+    const Scene scene;
+    sim::CpuSimulator simulator;
+    simulator.reset(scene.initial, scene.params);
+    const OffscreenTarget target(kW, kH);
+    ScenePass pass;
+    pass.reserve(simulator.particle_count());
+    SceneLayers layers = scene_layers(scene.params, scene.initial.domain);
+    layers.show_box = layers.show_collider = false;
+    const long empty = count(draw(target, pass, layers), kBackground);
+    EXPECT_EQ(empty, long{kW} * kH);
+
+    // Every particle at rest is the bottom of the speed ramp: blue, shaded.
+    const sim::RenderStyle style = scene_style(scene.params, scene.initial.domain, {});
+    pass.feed(simulator, style, FeedPath::HostCopy);
+    const auto fed = draw(target, pass, layers);
+    long blue = 0;
+    for (int y = 0; y < kH; ++y) {
+        for (int x = 0; x < kW; ++x) {
+            const Rgba c = pixel_at(fed, kW, x, y);
+            blue += c != kBackground && c[2] > 2 * c[0] + 40 && c[2] > 2 * c[1] + 40;
+        }
+    }
+    EXPECT_GT(blue, 300);
+}
+
+TEST(SceneStyle, FollowsTheParameters) {
+    sim::Params p = sim::preset_params(sim::Preset::Water);
+    const sim::Domain domain{{0.f, 0.f, 0.f}, {1.f, 2.f, 1.f}};
+    ColorChoice choice;
+    choice.mode = sim::ColorMode::Pressure;
+    choice.speed_scale = 0.f;  // kept positive: the ramp divides by it
+    sim::RenderStyle s = scene_style(p, domain, choice);
+    EXPECT_EQ(s.color, sim::ColorMode::Pressure);
+    EXPECT_GT(s.speed_scale, 0.f);
+    EXPECT_FLOAT_EQ(s.rest_density, p.rest_density);
+    EXPECT_FLOAT_EQ(s.tait_b, static_cast<float>(sim::tait_b(p)));
+    // Auto: the hydrostatic pressure at the bottom of a full domain, ρ₀ g H.
+    EXPECT_FLOAT_EQ(s.pressure_scale, p.rest_density * sim::gravity_magnitude(p) * 2.f);
+
+    choice.auto_pressure_scale = false;
+    choice.pressure_scale = 123.f;
+    EXPECT_FLOAT_EQ(scene_style(p, domain, choice).pressure_scale, 123.f);
+}
+
+}  // namespace
+}  // namespace plab::render
