@@ -36,8 +36,9 @@ int main(int argc, char** argv) {
 #if PLAB_HAS_WINDOW
         return window.run();
 #else
-        throw plab::Error("this build has no window app (configured without the renderer); "
-                          "`particle-lab bench` runs headless");
+        throw plab::Error(
+            "this build has no window app (configured without the renderer); "
+            "`particle-lab bench` runs headless");
 #endif
     } catch (const std::exception& e) {
         std::cerr << "particle-lab: error: " << e.what() << "\n";

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Set-up, build and every test: the release build (with CUDA when nvcc is found; GPU tests
-# report "skipped" without a device) and a CPU-only AddressSanitizer + UBSan build.
+# Set-up, the format check, build and every test: the release build (with CUDA when nvcc is
+# found; GPU tests report "skipped" without a device) and a CPU-only AddressSanitizer + UBSan
+# build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/setup.sh
 start=$(date +%s)
+
+echo "== format (.clang-format) =="
+./scripts/check_format.sh
 
 echo "== release build =="
 cmake --preset release

@@ -21,8 +21,8 @@ struct RenderStyle {
     float rest_density = 1000.f;  // kg/m³
     float density_span = 0.02f;
     // Pressure: Tait's p = B ((ρ/ρ₀)⁷ − 1), cut at 0, over [0, pressure_scale].
-    float tait_b = 0.f;            // Pa, tait_b(params) (derived.h)
-    float pressure_scale = 1e4f;   // Pa
+    float tait_b = 0.f;           // Pa, tait_b(params) (derived.h)
+    float pressure_scale = 1e4f;  // Pa
 };
 
 // speed, id, cell, density, pressure (make_simulator.cpp).
@@ -52,12 +52,18 @@ PLAB_HD inline Float4 hashed_color(uint32_t key) {
     const float lo = 0.25f, hi = 0.95f;
     const float up = lo + (hi - lo) * f, down = hi - (hi - lo) * f;
     switch (sector) {
-        case 0: return {hi, up, lo, 1.f};
-        case 1: return {down, hi, lo, 1.f};
-        case 2: return {lo, hi, up, 1.f};
-        case 3: return {lo, down, hi, 1.f};
-        case 4: return {up, lo, hi, 1.f};
-        default: return {hi, lo, down, 1.f};
+        case 0:
+            return {hi, up, lo, 1.f};
+        case 1:
+            return {down, hi, lo, 1.f};
+        case 2:
+            return {lo, hi, up, 1.f};
+        case 3:
+            return {lo, down, hi, 1.f};
+        case 4:
+            return {up, lo, hi, 1.f};
+        default:
+            return {hi, lo, down, 1.f};
     }
 }
 
@@ -65,8 +71,10 @@ PLAB_HD inline Float4 hashed_color(uint32_t key) {
 PLAB_HD inline Float4 particle_color(const RenderStyle& style, Float4 vel, uint32_t id,
                                      uint32_t cell) {
     switch (style.color) {
-        case ColorMode::ParticleId: return hashed_color(id);
-        case ColorMode::Cell: return hashed_color(cell);
+        case ColorMode::ParticleId:
+            return hashed_color(id);
+        case ColorMode::Cell:
+            return hashed_color(cell);
         case ColorMode::Density: {
             const float rel = vel.w / style.rest_density - 1.f;
             return ramp(0.5f + 0.5f * rel / style.density_span);
@@ -75,7 +83,8 @@ PLAB_HD inline Float4 particle_color(const RenderStyle& style, Float4 vel, uint3
             return ramp(tait_pressure(vel.w / style.rest_density, style.tait_b) /
                         style.pressure_scale);
         case ColorMode::Speed:
-        default: return ramp(sqrtf(length_squared(xyz(vel))) / style.speed_scale);
+        default:
+            return ramp(sqrtf(length_squared(xyz(vel))) / style.speed_scale);
     }
 }
 

@@ -85,7 +85,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     grid_ = initial.grid;
     reset_params_ = params;
     set_options(resolved_.requested);  // the model decides which variants apply
-    hi_active_ = false;  // the next step starts the double state from this one
+    hi_active_ = false;                // the next step starts the double state from this one
     pos_ = initial.pos;
     vel_ = initial.vel;
     id_.resize(n);
@@ -212,13 +212,15 @@ StageTimings CpuSimulator::substep(const Params& p) {
     } else if (sorted) {
         parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
     } else {
-        parallel_for(b.count, [&](uint32_t i) { dem_force_particle<Memory::Unsorted>(i, b, g, p); });
+        parallel_for(b.count,
+                     [&](uint32_t i) { dem_force_particle<Memory::Unsorted>(i, b, g, p); });
     }
     const auto t3 = Clock::now();
     if (sorted)
         parallel_for(b.count, [&](uint32_t i) { dem_drift_particle(i, b, p, d); });
     else
-        parallel_for(b.count, [&](uint32_t i) { dem_drift_particle<Memory::Unsorted>(i, b, p, d); });
+        parallel_for(b.count,
+                     [&](uint32_t i) { dem_drift_particle<Memory::Unsorted>(i, b, p, d); });
     const auto t4 = Clock::now();
     t.grid_ms = ms_between(t0, t1);
     t.reorder_ms = ms_between(t1, t2);
@@ -261,7 +263,9 @@ void CpuSimulator::step(const Params& params) {
     for (int s = 0; s < p.substeps; ++s) timings_.push_back(substep(p));
 }
 
-std::vector<StageTimings> CpuSimulator::take_timings() { return std::exchange(timings_, std::vector<StageTimings>{}); }
+std::vector<StageTimings> CpuSimulator::take_timings() {
+    return std::exchange(timings_, std::vector<StageTimings>{});
+}
 
 SimStats CpuSimulator::stats(const Params& params) {
     Params p = params;
@@ -273,9 +277,10 @@ Snapshot CpuSimulator::download() { return to_id_order(pos_, vel_, id_); }
 
 void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
     PLAB_REQUIRE(!target.on_device, "the CPU backend cannot write into device memory");
-    PLAB_REQUIRE(target.capacity >= pos_.size() && (pos_.empty() || (target.positions && target.colors)),
-                 "render target holds " + std::to_string(target.capacity) + " particles, " +
-                     std::to_string(pos_.size()) + " needed");
+    PLAB_REQUIRE(
+        target.capacity >= pos_.size() && (pos_.empty() || (target.positions && target.colors)),
+        "render target holds " + std::to_string(target.capacity) + " particles, " +
+            std::to_string(pos_.size()) + " needed");
     const GridSpec g = grid_;
     const float radius = reset_params_.radius;
     const auto start = Clock::now();
@@ -295,7 +300,8 @@ GridSnapshot CpuSimulator::build_grid() {
     GridSnapshot s;
     s.sorted_id = sorted_id_;
     s.sorted_cell.resize(pos_.size());
-    for (uint32_t i = 0; i < b.count; ++i) s.sorted_cell[cell_start_[cell_[i]] + slot_[i]] = cell_[i];
+    for (uint32_t i = 0; i < b.count; ++i)
+        s.sorted_cell[cell_start_[cell_[i]] + slot_[i]] = cell_[i];
     s.cell_start = cell_start_;
     // Keep the state consistent: the reordered copy becomes the state.
     pos_.swap(sorted_pos_);

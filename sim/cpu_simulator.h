@@ -10,7 +10,7 @@
 namespace plab::sim {
 
 class CpuSimulator final : public Simulator {
-public:
+  public:
     CpuSimulator();
 
     Backend backend() const override { return Backend::Cpu; }
@@ -35,7 +35,7 @@ public:
     void set_options(const SimulatorOptions& options) override;
     const ResolvedOptions& effective_options() const override { return resolved_; }
 
-private:
+  private:
     StageTimings substep(const Params& p);
     void choose_precision();
     void scatter_forces(const StepBuffers& b, const Params& p);
@@ -52,12 +52,12 @@ private:
     // The requested variants and those that run here (scatter_forces, sorted_memory and
     // double_state apply to this backend; the others are CUDA's).
     ResolvedOptions resolved_;
-    std::vector<Float4> force_;  // scatter mode: summed pair forces per sorted particle
+    std::vector<Float4> force_;         // scatter mode: summed pair forces per sorted particle
     std::vector<float> pressure_term_;  // SPH: p/ρ² per sorted particle, after the density
     // double_state: the state in double (A and S), allocated while the option is on.
     std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
-    bool hi_active_ = false;  // the double state holds the current state
-    std::vector<Float4> staging_;  // host_staging
+    bool hi_active_ = false;                // the double state holds the current state
+    std::vector<Float4> staging_;           // host_staging
     std::vector<Float4> async_staging_[2];  // export_render_async, used in turn
     int async_next_ = 0;                    // the one the next async export writes
     HostRenderFrame async_frame_;           // the last async export

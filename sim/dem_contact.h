@@ -12,11 +12,10 @@
 
 namespace plab::sim {
 
-// Force on particle a (N) from b. Exactly antisymmetric: contact_force(b, a) == -contact_force(a, b)
-// bit for bit, so pair forces conserve momentum up to the rounding of the sums.
-PLAB_HD inline Vec3 contact_force(Vec3 pos_a, Vec3 vel_a, uint32_t id_a, float radius_a,
-                                  Vec3 pos_b, Vec3 vel_b, uint32_t id_b, float radius_b,
-                                  const Params& p) {
+// Force on particle a (N) from b. Exactly antisymmetric: contact_force(b, a) == -contact_force(a,
+// b) bit for bit, so pair forces conserve momentum up to the rounding of the sums.
+PLAB_HD inline Vec3 contact_force(Vec3 pos_a, Vec3 vel_a, uint32_t id_a, float radius_a, Vec3 pos_b,
+                                  Vec3 vel_b, uint32_t id_b, float radius_b, const Params& p) {
     const Vec3 rel = pos_b - pos_a;
     const float dist2 = length_squared(rel);
     const float reach = radius_a + radius_b;
@@ -48,8 +47,7 @@ PLAB_HD inline Vec3 contact_force(Vec3 pos_a, Vec3 vel_a, uint32_t id_a, float r
 PLAB_HD inline Vec3 collider_force(Vec3 pos, Vec3 vel, uint32_t id, const Params& p) {
     if (p.collider_radius <= 0.f) return {};
     const Vec3 centre{p.collider_x, p.collider_y, p.collider_z};
-    return contact_force(pos, vel, id, p.radius, centre, Vec3{}, 0xffffffffu, p.collider_radius,
-                         p);
+    return contact_force(pos, vel, id, p.radius, centre, Vec3{}, 0xffffffffu, p.collider_radius, p);
 }
 
 // Velocity after one step of forces and gravity (the "kick" of semi-implicit Euler).

@@ -31,14 +31,14 @@ namespace plab::sim {
 
 // Raw views of one backend's buffers; owners live in the simulators.
 struct StepBuffers {
-    Float4* pos = nullptr;         // A: state, xyz in m
-    Float4* vel = nullptr;         // A: state, xyz in m/s
-    uint32_t* id = nullptr;        // A: particle id, fixed for the particle's life
-    Float4* sorted_pos = nullptr;  // S
-    Float4* sorted_vel = nullptr;  // S (unsorted: the kicked velocity, in A order)
-    uint32_t* sorted_id = nullptr; // S (unsorted: the index into A, in cell order)
-    uint32_t* cell = nullptr;      // per particle in A order
-    uint32_t* slot = nullptr;      // per particle: rank inside its cell
+    Float4* pos = nullptr;           // A: state, xyz in m
+    Float4* vel = nullptr;           // A: state, xyz in m/s
+    uint32_t* id = nullptr;          // A: particle id, fixed for the particle's life
+    Float4* sorted_pos = nullptr;    // S
+    Float4* sorted_vel = nullptr;    // S (unsorted: the kicked velocity, in A order)
+    uint32_t* sorted_id = nullptr;   // S (unsorted: the index into A, in cell order)
+    uint32_t* cell = nullptr;        // per particle in A order
+    uint32_t* slot = nullptr;        // per particle: rank inside its cell
     uint32_t* cell_count = nullptr;  // num_cells + 1, the last entry stays 0
     uint32_t* cell_start = nullptr;  // num_cells + 1, cell c holds [start[c], start[c+1])
     Float4* force = nullptr;  // per sorted particle: summed pair forces (scatter mode only), N
@@ -85,8 +85,10 @@ enum class Memory { Sorted, Unsorted };
 // when sorted, A[sorted_id[j]] when not.
 template <Memory M>
 PLAB_HD inline uint32_t stored_at(const StepBuffers& b, uint32_t j) {
-    if constexpr (M == Memory::Sorted) return j;
-    else return load(b.sorted_id + j);
+    if constexpr (M == Memory::Sorted)
+        return j;
+    else
+        return load(b.sorted_id + j);
 }
 template <Memory M>
 PLAB_HD inline const Float4* read_pos(const StepBuffers& b) {
@@ -105,8 +107,10 @@ PLAB_HD inline const uint32_t* read_id(const StepBuffers& b) {
 // in A when it reads S (sorted), beside A in S.vel when it reads A itself (unsorted).
 template <Memory M>
 PLAB_HD inline Float4* kicked_velocity(const StepBuffers& b, uint32_t j) {
-    if constexpr (M == Memory::Sorted) return b.vel + j;
-    else return b.sorted_vel + load(b.sorted_id + j);
+    if constexpr (M == Memory::Sorted)
+        return b.vel + j;
+    else
+        return b.sorted_vel + load(b.sorted_id + j);
 }
 
 template <Memory M = Memory::Sorted>
@@ -169,8 +173,8 @@ PLAB_HD inline void for_each_candidate_within(Vec3 pos, const StepBuffers& b, co
 
 // Every candidate within the grid's reach (GridSpec::reach, 1 or 2 cells).
 template <typename Visit>
-PLAB_HD inline void for_each_candidate_in_reach(Vec3 pos, const StepBuffers& b,
-                                                const GridSpec& g, Visit&& visit) {
+PLAB_HD inline void for_each_candidate_in_reach(Vec3 pos, const StepBuffers& b, const GridSpec& g,
+                                                Visit&& visit) {
     if (g.reach == 2)
         for_each_candidate_within<2>(pos, b, g, visit);
     else
@@ -207,8 +211,8 @@ PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
 // physics; only the order of the float sums differs.
 template <Memory M = Memory::Sorted, typename AddToOther>
 PLAB_HD inline Vec3 dem_pair_forces_half(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                         const StepBuffers& b, const GridSpec& g,
-                                         const Params& p, AddToOther&& add_to_other) {
+                                         const StepBuffers& b, const GridSpec& g, const Params& p,
+                                         AddToOther&& add_to_other) {
     const float reach2 = 4.f * p.radius * p.radius;
     Vec3 force{};
     for_each_candidate(pos, b, g, [&](uint32_t j) {
@@ -269,9 +273,8 @@ PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const P
 // computed in float: the velocity and position are updated in double from their double
 // copies in S (so the small v·dt added to a large position every step is not rounded to
 // float), written to A in double and rounded to float for the next step's forces.
-PLAB_HD inline void dem_kick_drift_hi(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                      Vec3 pair_force, const StepBuffers& b, const Params& p,
-                                      const Domain& d) {
+PLAB_HD inline void dem_kick_drift_hi(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id, Vec3 pair_force,
+                                      const StepBuffers& b, const Params& p, const Domain& d) {
     const Vec3 force = pair_force + collider_force(pos, vel, id, p);
     const Vec3d gravity{p.gravity_x, p.gravity_y, p.gravity_z};
     Vec3d v = xyz(b.sorted_vel_hi[i]) +

@@ -22,8 +22,7 @@ std::string advice(const Params& p, float speed) {
 std::string divergence_reason(const SimStats& s, const Params& p) {
     if (s.non_finite > 0)
         return std::to_string(s.non_finite) +
-               " particles have a NaN or infinite position or velocity. " +
-               advice(p, s.max_speed);
+               " particles have a NaN or infinite position or velocity. " + advice(p, s.max_speed);
     if (p.model == Model::Sph && s.max_speed > p.sound_speed)
         return format_numbers(
                    "A particle moves at %.3g m/s, faster than the speed of sound (%g m/s): "

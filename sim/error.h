@@ -7,7 +7,7 @@
 namespace plab {
 
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -16,7 +16,7 @@ public:
 }  // namespace plab
 
 // Throws plab::Error with the message and the location when the condition is false.
-#define PLAB_REQUIRE(cond, msg)                                 \
-    do {                                                        \
+#define PLAB_REQUIRE(cond, msg)                                      \
+    do {                                                             \
         if (!(cond)) ::plab::throw_error((msg), __FILE__, __LINE__); \
     } while (0)

@@ -43,8 +43,8 @@ NeighbourStats neighbour_stats(const Snapshot& state, const GridSnapshot& grid,
     out.mean_contacts = contacts / static_cast<double>(n);
     out.max_candidates = worst;
     for (std::size_t c = 0; c + 1 < grid.cell_start.size(); ++c)
-        out.max_per_cell = std::max<double>(out.max_per_cell,
-                                            grid.cell_start[c + 1] - grid.cell_start[c]);
+        out.max_per_cell =
+            std::max<double>(out.max_per_cell, grid.cell_start[c + 1] - grid.cell_start[c]);
     return out;
 }
 

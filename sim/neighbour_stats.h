@@ -13,7 +13,7 @@ struct NeighbourStats {
     double mean_candidates = 0;  // per particle, itself excluded
     double mean_contacts = 0;    // per particle, pairs closer than one diameter
     uint32_t max_candidates = 0;
-    double max_per_cell = 0;     // the fullest cell
+    double max_per_cell = 0;  // the fullest cell
 };
 
 // `state` in id order, `grid` from Simulator::build_grid() on that same state.

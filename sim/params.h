@@ -36,26 +36,26 @@ struct Params {
     float mass = 0.5f;          // kg per particle (DEM; SPH derives it, sph_kernel.h)
 
     // DEM contact (spring–dashpot with shear, optional attraction).
-    float spring = 0.5f;      // N/m, normal stiffness
-    float damping = 0.02f;    // N·s/m, dashpot on the relative velocity
-    float shear = 0.1f;       // N·s/m, tangential (shear) coefficient
-    float attraction = 0.f;   // N/m, pull towards the other particle while in contact
+    float spring = 0.5f;     // N/m, normal stiffness
+    float damping = 0.02f;   // N·s/m, dashpot on the relative velocity
+    float shear = 0.1f;      // N·s/m, tangential (shear) coefficient
+    float attraction = 0.f;  // N/m, pull towards the other particle while in contact
 
     // Body forces and walls.
     float gravity_x = 0.f, gravity_y = -0.0003f, gravity_z = 0.f;  // m/s²
-    float global_damping = 1.f;     // velocity factor applied once per step
+    float global_damping = 1.f;      // velocity factor applied once per step
     float boundary_damping = -0.5f;  // wall-normal velocity factor at a wall (−restitution)
 
     // One spherical collider the user can move.
-    float collider_radius = 0.2f;  // m; 0 disables it
+    float collider_radius = 0.2f;                                     // m; 0 disables it
     float collider_x = -1.2f, collider_y = -0.8f, collider_z = 0.8f;  // m
 
     // SPH liquid (weakly compressible, Tait equation of state, Wendland C2 kernel).
     float rest_density = 1000.f;  // kg/m³
-    float sound_speed = 20.f;     // m/s, numerical: ≥ 10 × the fastest flow keeps |Δρ/ρ₀| ≤ 1%
-    float smoothing = 1.2f;       // smoothing length h in particle spacings (kernel reach 2h)
-    float viscosity = 0.02f;      // Monaghan artificial viscosity α (dimensionless)
-    float xsph = 0.f;             // XSPH velocity smoothing ε (0 = off)
+    float sound_speed = 20.f;  // m/s, numerical: ≥ 10 × the fastest flow keeps |Δρ/ρ₀| ≤ 1%
+    float smoothing = 1.2f;    // smoothing length h in particle spacings (kernel reach 2h)
+    float viscosity = 0.02f;  // Monaghan artificial viscosity α (dimensionless)
+    float xsph = 0.f;         // XSPH velocity smoothing ε (0 = off)
 
     bool operator==(const Params&) const = default;
 };

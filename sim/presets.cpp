@@ -115,10 +115,10 @@ Params preset_params(Preset preset) {
     if (preset == Preset::Classic) return p;
     if (preset == Preset::Water) return water_params();
 
-    p.radius = 0.005f;                                            // m
-    const double density = 2500.0;                                // kg/m³, glass
+    p.radius = 0.005f;              // m
+    const double density = 2500.0;  // kg/m³, glass
     p.mass = static_cast<float>(density * 4.0 / 3.0 * M_PI * std::pow(p.radius, 3.0));
-    p.spring = 5000.f;                                            // N/m
+    p.spring = 5000.f;  // N/m
     p.damping = static_cast<float>(damping_for_restitution(0.5, p.spring, p.mass));
     p.shear = 0.5f * p.damping;
     p.attraction = 0.f;
@@ -137,10 +137,13 @@ Params preset_params(Preset preset) {
 Scene preset_scene(Preset preset, std::size_t count, const Params& params) {
     validate(params);
     switch (preset) {
-        case Preset::Granular: return granular_scene(count, params);
-        case Preset::Water: return water_scene(count, params);
+        case Preset::Granular:
+            return granular_scene(count, params);
+        case Preset::Water:
+            return water_scene(count, params);
         case Preset::Classic:
-        default: return classic_scene(count, params);
+        default:
+            return classic_scene(count, params);
     }
 }
 

@@ -45,9 +45,9 @@ RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles) 
     r.params = run_params(r.preset, r.scene_file, r.particles);
     if (!request.model.empty()) {  // a stated model guards against a preset or scene of the other
         const Model model = parse_model(request.model);
-        PLAB_REQUIRE(model == r.params.model,
-                     "--model " + request.model + " does not match the " + r.label +
-                         ", which is " + std::string(model_name(r.params.model)));
+        PLAB_REQUIRE(model == r.params.model, "--model " + request.model + " does not match the " +
+                                                  r.label + ", which is " +
+                                                  std::string(model_name(r.params.model)));
     }
     for (const std::string& a : request.assignments) apply_assignment(r.params, a);
     validate(r.params);

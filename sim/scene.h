@@ -16,10 +16,10 @@ enum class BlockShape { Box, Sphere };
 
 struct ParticleBlock {
     BlockShape shape = BlockShape::Box;
-    Vec3 min, max;         // m, bounding box of the block (a sphere is inscribed in it)
-    float spacing = 0.f;   // m, lattice spacing; lattice points sit at min + spacing·(i + ½)
-    float jitter = 0.f;    // m, each coordinate moves by a uniform amount in [−jitter, jitter]
-    Vec3 velocity;         // m/s, initial velocity of every particle of the block
+    Vec3 min, max;        // m, bounding box of the block (a sphere is inscribed in it)
+    float spacing = 0.f;  // m, lattice spacing; lattice points sit at min + spacing·(i + ½)
+    float jitter = 0.f;   // m, each coordinate moves by a uniform amount in [−jitter, jitter]
+    Vec3 velocity;        // m/s, initial velocity of every particle of the block
 };
 
 struct Scene {

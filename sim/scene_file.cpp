@@ -141,8 +141,9 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
         throw Error(source + ":" + line_and_column(json_text, at) + ": invalid JSON: " + what);
     }
     const Where top{source, ""};
-    require_only_keys(root, top, {"name", "description", "model", "preset", "params", "domain",
-                                  "blocks", "particles", "camera"});
+    require_only_keys(root, top,
+                      {"name", "description", "model", "preset", "params", "domain", "blocks",
+                       "particles", "camera"});
 
     SceneFile f;
     f.name = root.contains("name") ? text(root["name"], top.at("name"))
@@ -167,9 +168,9 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
             top.at("model").fail(e.what());
         }
         if (model != f.params.model)
-            top.at("model").fail("'" + std::string(model_name(model)) + "' does not match preset '" +
-                                 std::string(preset_name(f.preset)) + "', which is " +
-                                 std::string(model_name(f.params.model)));
+            top.at("model").fail("'" + std::string(model_name(model)) +
+                                 "' does not match preset '" + std::string(preset_name(f.preset)) +
+                                 "', which is " + std::string(model_name(f.params.model)));
     }
 
     if (root.contains("params")) {

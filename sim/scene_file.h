@@ -44,8 +44,8 @@ struct SceneFile {
     std::string name;
     std::string description;
     Preset preset = Preset::Classic;
-    Params params;         // the preset's, with the file's overrides
-    Scene scene;           // domain and blocks, ready for build_initial_state
+    Params params;  // the preset's, with the file's overrides
+    Scene scene;    // domain and blocks, ready for build_initial_state
     std::size_t particles = 0;
     bool has_own_blocks = false;  // false: `scene` is the preset's, built for `particles`
     std::optional<SceneCamera> camera;

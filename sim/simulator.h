@@ -38,9 +38,9 @@ struct StageTimings {
 
 struct SimStats {
     std::size_t count = 0;
-    float max_speed = 0;          // m/s over finite velocities
-    double kinetic_energy = 0;    // J, ½ m v² summed over finite velocities
-    std::size_t non_finite = 0;   // particles with a NaN/inf position or velocity
+    float max_speed = 0;         // m/s over finite velocities
+    double kinetic_energy = 0;   // J, ½ m v² summed over finite velocities
+    std::size_t non_finite = 0;  // particles with a NaN/inf position or velocity
     // SPH only (0 for DEM): summation density of the last step over finite particles, kg/m³.
     float density_min = 0, density_max = 0;
     double density_mean = 0;
@@ -80,7 +80,7 @@ struct HostRenderFrame {
 };
 
 class Simulator {
-public:
+  public:
     virtual ~Simulator() = default;
 
     virtual Backend backend() const = 0;
@@ -119,8 +119,8 @@ public:
     // Waits for the last export_render_async() to reach host memory and returns where it is;
     // empty ({}) when none was started.
     virtual HostRenderFrame wait_export_async() = 0;
-    // Device time of the last export_render or export_render_async, ms (CUDA: events around its kernel and, for host
-    // targets, the copies; CPU: the loop). Waits for that export to finish.
+    // Device time of the last export_render or export_render_async, ms (CUDA: events around its
+    // kernel and, for host targets, the copies; CPU: the loop). Waits for that export to finish.
     virtual double last_export_ms() = 0;
 
     // Runs only the grid build and reorder on the current state and returns the result.

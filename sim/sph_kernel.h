@@ -11,8 +11,8 @@
 // surface taken as a plane) stands for the liquid mirrored across it, on the particle
 // lattice: a particle at distance d sees mirror layers at d + dx/2 + k·dx (k = 0, 1, ...),
 // each a square lattice of spacing dx. They add their kernel sum to its density and push
-// with its pressure, a = (p/ρ²) Σ m g r (sph_wall_accel says why not 2 p/ρ²). Both sums depend only on d, so
-// they are tabulated once per step (wall_density, wall_push) and read by interpolation.
+// with its pressure, a = (p/ρ²) Σ m g r (sph_wall_accel says why not 2 p/ρ²). Both sums depend only
+// on d, so they are tabulated once per step (wall_density, wall_push) and read by interpolation.
 // Chosen over layers of boundary particles because it costs six distance tests per
 // particle instead of extra particles in every wall cell (a 1M-particle tank would need
 // ~200k more), and because summed over the same lattice as the liquid it completes a wall
@@ -30,12 +30,12 @@ namespace plab::sim {
 
 // Values every SPH formula needs, derived once per step on the host from Params.
 struct SphConstants {
-    float h = 1.f;            // m, smoothing length
+    float h = 1.f;  // m, smoothing length
     float inv_h = 1.f;
-    float reach2 = 4.f;       // m², (2h)²: pairs closer than this interact
-    float w_norm = 1.f;       // σ = 21 / (16π h³), 1/m³
-    float grad_norm = 1.f;    // 5σ / h², 1/m⁵
-    float mass = 1.f;         // kg per particle: ρ₀ over the kernel sum of a cubic lattice
+    float reach2 = 4.f;     // m², (2h)²: pairs closer than this interact
+    float w_norm = 1.f;     // σ = 21 / (16π h³), 1/m³
+    float grad_norm = 1.f;  // 5σ / h², 1/m⁵
+    float mass = 1.f;       // kg per particle: ρ₀ over the kernel sum of a cubic lattice
     float rest_density = 1000.f;
     float inv_rest_density = 1e-3f;
     float tait_b = 1.f;       // Pa, ρ₀ c² / γ
@@ -104,8 +104,9 @@ PLAB_HD inline float sph_wall_table(const float* table, float d, const SphConsta
     const float f = x - static_cast<float>(k);
     const float p0 = table[k > 0 ? k - 1 : 0], p1 = table[k], p2 = table[k + 1];
     const float p3 = table[k + 2 < n ? k + 2 : n - 1];
-    return p1 + 0.5f * f * (p2 - p0 + f * (2.f * p0 - 5.f * p1 + 4.f * p2 - p3 +
-                                            f * (3.f * (p1 - p2) + p3 - p0)));
+    return p1 + 0.5f * f *
+                    (p2 - p0 +
+                     f * (2.f * p0 - 5.f * p1 + 4.f * p2 - p3 + f * (3.f * (p1 - p2) + p3 - p0)));
 }
 
 // Calls wall(d, n) for every wall within the kernel's reach of `pos`: d ≥ 0 the distance

@@ -34,18 +34,17 @@ PLAB_HD inline float sph_density_sum(Vec3 pos, const StepBuffers& b, const GridS
 PLAB_HD inline float sph_wall_density(Vec3 pos, const Params& p, const Domain& d,
                                       const SphConstants& c) {
     float share = 0.f;
-    for_each_wall(pos, p, d.min, d.max, 2.f * c.h, [&](float dist, Vec3) {
-        share += sph_wall_table(c.wall_density, dist, c);
-    });
+    for_each_wall(pos, p, d.min, d.max, 2.f * c.h,
+                  [&](float dist, Vec3) { share += sph_wall_table(c.wall_density, dist, c); });
     float overlap = 0.f;
-    for_each_wall_overlap(pos, d.min, d.max, 2.f * p.radius, 2.f * c.h,
-                          [&](Vec3 r, float sign) { overlap += sign * sph_w(length_squared(r), c); });
+    for_each_wall_overlap(pos, d.min, d.max, 2.f * p.radius, 2.f * c.h, [&](Vec3 r, float sign) {
+        overlap += sign * sph_w(length_squared(r), c);
+    });
     return c.rest_density * share + c.mass * overlap;
 }
 
 PLAB_HD inline void sph_density_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
-                                         const Params& p, const Domain& d,
-                                         const SphConstants& c) {
+                                         const Params& p, const Domain& d, const SphConstants& c) {
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     b.sorted_vel[i].w = sph_density_sum(pos, b, g, c) + sph_wall_density(pos, p, d, c);
 }
@@ -63,8 +62,7 @@ struct SphPairSums {
 // r2 = |r|² < reach2; `own` and `other_term` = pᵢ/ρᵢ² and pⱼ/ρⱼ² (sph_pressure_term);
 // `other` = the neighbour's velocity and density.
 PLAB_HD inline void sph_add_pair(SphPairSums& s, Vec3 r, float r2, Vec3 vel, float density,
-                                 float own, Float4 other, float other_term,
-                                 const SphConstants& c) {
+                                 float own, Float4 other, float other_term, const SphConstants& c) {
     const float rho_j = other.w;
     const Vec3 v = vel - xyz(other);
     float term = own + other_term;
@@ -108,9 +106,8 @@ PLAB_HD inline Vec3 sph_wall_accel(Vec3 pos, float density, const Params& p, con
     const float k = sph_pressure(density, c) / (density * density) * c.rest_density;
     Vec3 a{};
     if (!(k > 0.f)) return a;
-    for_each_wall(pos, p, d.min, d.max, 2.f * c.h, [&](float dist, Vec3 n) {
-        a += n * (k * sph_wall_table(c.wall_push, dist, c));
-    });
+    for_each_wall(pos, p, d.min, d.max, 2.f * c.h,
+                  [&](float dist, Vec3 n) { a += n * (k * sph_wall_table(c.wall_push, dist, c)); });
     const float km = k * c.mass / c.rest_density;
     for_each_wall_overlap(pos, d.min, d.max, 2.f * p.radius, 2.f * c.h, [&](Vec3 r, float sign) {
         a += r * (sign * km * sph_grad_factor(length_squared(r), c));
@@ -138,8 +135,8 @@ PLAB_HD inline void sph_collider_clamp(Vec3& pos, Vec3& vel, const Params& p) {
 // velocity (plus the XSPH blend), walls; written into the state arrays A with the density.
 PLAB_HD inline void sph_finish_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                           float density, const SphPairSums& sums,
-                                          const StepBuffers& b, const Params& p,
-                                          const Domain& d, const SphConstants& c) {
+                                          const StepBuffers& b, const Params& p, const Domain& d,
+                                          const SphConstants& c) {
     const Vec3 gravity{p.gravity_x, p.gravity_y, p.gravity_z};
     const Vec3 accel = sums.accel + sph_wall_accel(pos, density, p, d, c) + gravity;
     Vec3 v = vel + accel * p.dt;

@@ -73,7 +73,8 @@ double surge_front(const Snapshot& s, const Params& p, const Domain& d) {
     const float spacing = 2.f * p.radius;
     double front = 0;
     for (const Float4& q : s.pos)
-        if (q.y - d.min.y < 2.f * spacing && std::isfinite(q.x)) front = std::max(front, double(q.x));
+        if (q.y - d.min.y < 2.f * spacing && std::isfinite(q.x))
+            front = std::max(front, double(q.x));
     return front - d.min.x + 0.5 * spacing;
 }
 
@@ -152,8 +153,7 @@ std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double 
     return out;
 }
 
-DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until,
-                          double max_delay) {
+DelayFit fit_start_delay(const std::vector<FrontSample>& front, double until, double max_delay) {
     PLAB_REQUIRE(front.size() >= 2, "delay fit: needs a sampled front");
     auto z_at = [&](double t) {  // linear interpolation; the first sample before the start
         if (t <= front.front().t) return front.front().z;

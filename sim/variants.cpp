@@ -14,40 +14,83 @@ using O = SimulatorOptions;
 
 // Panel, column and header order (that of the columns of earlier releases).
 constexpr VariantInfo kVariants[] = {
-    {"block_size", "block size", "CUDA threads per block of every kernel.", nullptr,
-     &O::block_size, kBlockChoices, "a multiple of 32 from 32 to 1024", kOnCuda, kAllModels},
-    {"graph", "CUDA graph", "Replay each step as one captured graph: fewer launches, no stage times.",
-     &O::graph, nullptr, {}, {}, kOnCuda, kAllModels},
+    {"block_size", "block size", "CUDA threads per block of every kernel.", nullptr, &O::block_size,
+     kBlockChoices, "a multiple of 32 from 32 to 1024", kOnCuda, kAllModels},
+    {"graph",
+     "CUDA graph",
+     "Replay each step as one captured graph: fewer launches, no stage times.",
+     &O::graph,
+     nullptr,
+     {},
+     {},
+     kOnCuda,
+     kAllModels},
     {"threads_per_particle", "threads / particle",
      "Force-kernel threads that share one particle's neighbour loop (0: chosen by the particle "
      "count).",
      nullptr, &O::threads_per_particle, kThreadChoices, "0 (automatic), 1, 2, 4 or 8", kOnCuda,
      kDemOnly},
-    {"fuse_integrate", "fused integrate",
+    {"fuse_integrate",
+     "fused integrate",
      "Drift inside the force kernel instead of a kernel of its own (sorted memory, gathered "
      "forces).",
-     &O::fuse_integrate, nullptr, {}, {}, kOnCuda, kDemOnly},
-    {"contact_list", "contact list",
+     &O::fuse_integrate,
+     nullptr,
+     {},
+     {},
+     kOnCuda,
+     kDemOnly},
+    {"contact_list",
+     "contact list",
      "Find the touching neighbours first, then apply the contact law to those only.",
-     &O::contact_list, nullptr, {}, {}, kOnCuda, kDemOnly},
-    {"scatter_forces", "scatter forces (atomics)",
+     &O::contact_list,
+     nullptr,
+     {},
+     {},
+     kOnCuda,
+     kDemOnly},
+    {"scatter_forces",
+     "scatter forces (atomics)",
      "Each touching pair once, the neighbour's share added with atomic adds, instead of every "
      "particle gathering from all its neighbours.",
-     &O::scatter_forces, nullptr, {}, {}, kOnBoth, kDemOnly},
-    {"persistent_kernel", "persistent kernel",
+     &O::scatter_forces,
+     nullptr,
+     {},
+     {},
+     kOnBoth,
+     kDemOnly},
+    {"persistent_kernel",
+     "persistent kernel",
      "The whole step as one cooperative kernel that stays on the GPU and syncs the grid between "
      "stages: no launch per stage, so no stage times.",
-     &O::persistent_kernel, nullptr, {}, {}, kOnCuda, kDemOnly},
-    {"sorted_memory", "sorted memory",
+     &O::persistent_kernel,
+     nullptr,
+     {},
+     {},
+     kOnCuda,
+     kDemOnly},
+    {"sorted_memory",
+     "sorted memory",
      "Copy the particles into cell order every step, so neighbours lie together in memory. "
      "Off: only their indices are sorted and the force pass reads each neighbour through its "
      "index, wherever it lies.",
-     &O::sorted_memory, nullptr, {}, {}, kOnBoth, kDemOnly},
-    {"double_state", "double-precision state",
+     &O::sorted_memory,
+     nullptr,
+     {},
+     {},
+     kOnBoth,
+     kDemOnly},
+    {"double_state",
+     "double-precision state",
      "Keep positions and velocities in double and integrate them in double (forces stay "
      "float). DEM with sorted memory, gathered forces and the fused integrate; switching it on "
      "starts from the current float state.",
-     &O::double_state, nullptr, {}, {}, kOnBoth, kDemOnly},
+     &O::double_state,
+     nullptr,
+     {},
+     {},
+     kOnBoth,
+     kDemOnly},
 };
 
 std::string spaced(std::string_view name) {
@@ -123,10 +166,9 @@ void VariantInfo::set(SimulatorOptions& o, std::string_view value) const {
     }
     int n = 0;
     const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-    PLAB_REQUIRE(!value.empty() && r.ec == std::errc() && r.ptr == value.data() + value.size() &&
-                     accepts(n),
-                 std::string(name) + ": '" + std::string(value) + "' must be " +
-                     std::string(choice_rule));
+    PLAB_REQUIRE(
+        !value.empty() && r.ec == std::errc() && r.ptr == value.data() + value.size() && accepts(n),
+        std::string(name) + ": '" + std::string(value) + "' must be " + std::string(choice_rule));
     o.*int_field = n;
 }
 
@@ -142,8 +184,8 @@ void validate(const SimulatorOptions& o) {
     std::string errors;
     for (const VariantInfo& v : kVariants) {
         if (v.accepts(v.get(o))) continue;
-        errors += std::string(errors.empty() ? "" : "; ") + std::string(v.name) + " " +
-                  v.text(o) + " must be " + std::string(v.choice_rule);
+        errors += std::string(errors.empty() ? "" : "; ") + std::string(v.name) + " " + v.text(o) +
+                  " must be " + std::string(v.choice_rule);
     }
     PLAB_REQUIRE(errors.empty(), errors);
 }
@@ -180,8 +222,9 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
     if (e.persistent_kernel) {
         std::string why;
         if (e.scatter_forces) {
-            why = "the persistent kernel computes the gather form of the forces; scatter forces "
-                  "use the per-stage launches";
+            why =
+                "the persistent kernel computes the gather form of the forces; scatter forces "
+                "use the per-stage launches";
         } else if (device.persistent_unavailable) {
             why = device.persistent_unavailable(e);
         }

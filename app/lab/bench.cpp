@@ -71,11 +71,12 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << " = " << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
     const sim::SimulatorOptions& variants = simulator->effective_options().effective;
     out << "  memory       "
-        << (variants.sorted_memory ? "particles copied into cell order every step"
-                                   : "particles left unsorted (neighbours read through the cell index)")
+        << (variants.sorted_memory
+                ? "particles copied into cell order every step"
+                : "particles left unsorted (neighbours read through the cell index)")
         << (variants.double_state ? "; positions and velocities in double precision" : "") << "\n";
-    out << "  steps        " << c.steps << " measured after " << c.warmup
-        << " warm-up, dt " << params.dt << " s, substeps forced to 1\n";
+    out << "  steps        " << c.steps << " measured after " << c.warmup << " warm-up, dt "
+        << params.dt << " s, substeps forced to 1\n";
     if (cuda) {
 #if PLAB_HAS_CUDA
         out << format_numbers(
@@ -104,7 +105,8 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const bool fused = !staged.empty() && staged.front().integrate_fused;
     print_stage(out, fused ? "forces+integrate" : "forces",
                 timing_column(staged, &sim::StageTimings::forces_ms));
-    if (!fused) print_stage(out, "integrate", timing_column(staged, &sim::StageTimings::integrate_ms));
+    if (!fused)
+        print_stage(out, "integrate", timing_column(staged, &sim::StageTimings::integrate_ms));
     print_stage(out, "step (stages)", timing_column(staged, &sim::StageTimings::total_ms));
     if (persistent) {
         out << "\nstep as one persistent kernel (CUDA events)\n";
@@ -128,9 +130,8 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const sim::SimStats st = simulator->stats(params);
     // The work the force pass did per particle on the final state (explains its time).
     const sim::GridSnapshot grid = simulator->build_grid();
-    const sim::NeighbourStats ns =
-        sim::neighbour_stats(simulator->download(), grid, initial.grid,
-                             0.5f * sim::interaction_range(params));
+    const sim::NeighbourStats ns = sim::neighbour_stats(simulator->download(), grid, initial.grid,
+                                                        0.5f * sim::interaction_range(params));
     out << format_numbers(
                "  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
                ns.mean_candidates, ns.mean_contacts, ns.max_candidates)

@@ -16,9 +16,9 @@ struct BenchConfig {
     std::string model;  // empty: the preset's or scene's; else checked against it
     std::string preset = "classic";
     std::size_t particles = 65536;
-    bool particles_given = true;   // false: a --scene file's own count applies
-    std::string scene;             // scene file (JSON); its preset and parameters replace
-                                   // --preset, and --set applies over them
+    bool particles_given = true;  // false: a --scene file's own count applies
+    std::string scene;            // scene file (JSON); its preset and parameters replace
+                                  // --preset, and --set applies over them
     int steps = 200;
     int warmup = 20;
     sim::SimulatorOptions options;         // the step variants (sim/variants.h)

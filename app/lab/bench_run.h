@@ -22,7 +22,7 @@ struct BenchResult {
     std::vector<sim::StageTimings> measured;  // the measured steps (graph totals with --graph)
     std::vector<sim::StageTimings> staged;    // the same steps with every stage timed
     double wall_ms = 0;                       // host clock over the measured steps
-    std::string notes;  // why a requested option was not in effect (Simulator::option_notes)
+    std::string notes;        // why a requested option was not in effect (Simulator::option_notes)
     bool persistent = false;  // the measured steps ran as one persistent kernel each
     bool graph = false;       // the measured steps ran as one CUDA graph each
 };

@@ -21,11 +21,10 @@ inline double percentile(std::vector<double> v, double q) {
 inline double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 
 // "  name   median   p10   p90" with the name padded to `name_width`, ms to 4 decimals.
-inline std::string percentile_row(const char* name, const std::vector<double>& v,
-                                  int name_width) {
+inline std::string percentile_row(const char* name, const std::vector<double>& v, int name_width) {
     char line[200];
-    std::snprintf(line, sizeof line, "  %-*s %10.4f %10.4f %10.4f\n", name_width, name,
-                  median(v), percentile(v, 0.1), percentile(v, 0.9));
+    std::snprintf(line, sizeof line, "  %-*s %10.4f %10.4f %10.4f\n", name_width, name, median(v),
+                  percentile(v, 0.1), percentile(v, 0.9));
     return line;
 }
 

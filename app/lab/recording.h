@@ -48,11 +48,11 @@ struct Recording {
 // What describe_configuration needs from the running app.
 struct ConfigSource {
     sim::Params params;
-    std::string backend;  // "cpu" / "cuda"
-    std::string device;   // Simulator::device_name()
+    std::string backend;            // "cpu" / "cuda"
+    std::string device;             // Simulator::device_name()
     sim::SimulatorOptions options;  // as requested
     std::string variant_notes;      // Simulator::option_notes()
-    std::string feed;  // "interop" or "host"
+    std::string feed;               // "interop" or "host"
     std::size_t particles = 0;
     std::string preset;
     bool vsync = false;

@@ -27,8 +27,8 @@ using sim::format_numbers;
 constexpr const char* kRunKeys[] = {"particles", "backend", "preset", "render"};
 
 // Spellings of earlier releases, still accepted.
-constexpr std::pair<std::string_view, std::string_view> kRenamedKeys[] = {
-    {"block", "block_size"}, {"use_graph", "graph"}};
+constexpr std::pair<std::string_view, std::string_view> kRenamedKeys[] = {{"block", "block_size"},
+                                                                          {"use_graph", "graph"}};
 
 std::string known_keys() {
     std::string s;
@@ -263,8 +263,9 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
     bool frames = false;
     for (const auto& p : points) frames = frames || renders(p.config);
 #if !PLAB_HAS_RENDER
-    PLAB_REQUIRE(!frames, "--render needs the renderer, and this build has none "
-                          "(PLAB_BUILD_RENDER=OFF)");
+    PLAB_REQUIRE(!frames,
+                 "--render needs the renderer, and this build has none "
+                 "(PLAB_BUILD_RENDER=OFF)");
 #endif
 
     make_folder(out_dir);
@@ -307,8 +308,7 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
 #if PLAB_HAS_RENDER
             // Whole frames of the same simulator, after its steps were measured alone.
             if (renders(p.config)) {
-                const FrameBenchResult frames_result =
-                    measure_frames(run, p.config, step_progress);
+                const FrameBenchResult frames_result = measure_frames(run, p.config, step_progress);
                 for (double FrameSample::*part :
                      {&FrameSample::export_gpu_ms, &FrameSample::feed_cpu_ms,
                       &FrameSample::draw_gpu_ms, &FrameSample::frame_cpu_ms}) {

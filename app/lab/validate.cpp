@@ -27,16 +27,16 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
     PLAB_REQUIRE(c.resolution >= 4 && c.resolution <= 400, "--resolution must be in [4, 400]");
     PLAB_REQUIRE(c.depth >= 1 && c.depth <= 400, "--depth must be in [1, 400]");
     const sim::SphCase sc = sim::dam_break_case(c.resolution, c.depth);
-    out << "dam break (Martin & Moyce 1952, n² = 2): column a = " << sc.a << " m, "
-        << sc.particles << " particles (" << c.resolution << " across a, " << c.depth
-        << " layers deep), sound speed " << sc.params.sound_speed << " m/s, dt "
-        << sc.params.dt << " s\n";
+    out << "dam break (Martin & Moyce 1952, n² = 2): column a = " << sc.a << " m, " << sc.particles
+        << " particles (" << c.resolution << " across a, " << c.depth
+        << " layers deep), sound speed " << sc.params.sound_speed << " m/s, dt " << sc.params.dt
+        << " s\n";
     const auto front = sim::run_dam_break(sim, sc, 3.5, 0.02);
     const auto path = c.out / "dam_break.csv";
     std::ostringstream f;
     f << "# case=dam_break a_m=" << sc.a << " particles=" << sc.particles
-      << " resolution=" << c.resolution << " depth=" << c.depth << " backend="
-      << sim::backend_name(sim.backend()) << "\nT,Z\n";
+      << " resolution=" << c.resolution << " depth=" << c.depth
+      << " backend=" << sim::backend_name(sim.backend()) << "\nT,Z\n";
     for (const auto& s : front) f << s.t << "," << s.z << "\n";
     write_csv(c.out, "dam_break.csv", f);
     double worst = 0;

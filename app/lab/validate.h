@@ -13,11 +13,11 @@
 namespace plab::app {
 
 struct ValidateConfig {
-    std::string which;        // "dam-break" or "hydrostatic"
+    std::string which;  // "dam-break" or "hydrostatic"
     sim::Backend backend = sim::Backend::Auto;
-    int resolution = 40;      // particles across the column width a (dam break) or the tank
-    int depth = 8;            // dam break: particle layers across the tank (z)
-    double settle = 0;        // hydrostatic: seconds to settle before measuring; 0 = auto
+    int resolution = 40;  // particles across the column width a (dam break) or the tank
+    int depth = 8;        // dam break: particle layers across the tank (z)
+    double settle = 0;    // hydrostatic: seconds to settle before measuring; 0 = auto
     std::filesystem::path out = "validation";
 };
 

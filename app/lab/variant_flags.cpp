@@ -4,7 +4,6 @@
 
 #include <ostream>
 
-
 namespace plab::app {
 namespace {
 
@@ -52,9 +51,9 @@ VariantFlags::VariantFlags(CLI::App& command) {
             command.add_flag(variant_flag(v.name) + "{on}", values_[i],
                              help + " (on|off, default " + v.text(defaults) + ")");
         } else {
-            command.add_option(variant_flag(v.name), values_[i],
-                               help + " (" + std::string(v.choice_rule) + ", default " +
-                                   v.text(defaults) + ")");
+            command.add_option(
+                variant_flag(v.name), values_[i],
+                help + " (" + std::string(v.choice_rule) + ", default " + v.text(defaults) + ")");
         }
     }
     for (std::size_t i = 0; i < std::size(kRenamed); ++i) {

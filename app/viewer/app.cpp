@@ -10,15 +10,15 @@
 #include <ctime>
 #include <filesystem>
 
-#include "app/viewer/gpu_memory.h"
 #include "app/lab/local_time.h"
+#include "app/viewer/gpu_memory.h"
 #include "app/viewer/scene_list.h"
 #include "app/viewer/session_export.h"
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 #include "render/screenshot.h"
-#include "sim/error.h"
 #include "sim/divergence.h"
+#include "sim/error.h"
 
 namespace plab::app {
 namespace {
@@ -78,9 +78,8 @@ App::App(const AppConfig& config)
                 facts_.gl_version.c_str());
     std::printf(
         "particle-lab: %s backend on %s, %zu particles (%s preset)%s%s\n",
-        std::string(sim::backend_name(session_.backend())).c_str(),
-        facts_.device_name.c_str(), session_.particle_count(),
-        std::string(sim::preset_name(session_.preset())).c_str(),
+        std::string(sim::backend_name(session_.backend())).c_str(), facts_.device_name.c_str(),
+        session_.particle_count(), std::string(sim::preset_name(session_.preset())).c_str(),
         session_.cpu_note().empty() ? "" : "; CUDA not used: ", session_.cpu_note().c_str());
     if (session_.backend() == sim::Backend::Cuda) {
         std::printf("particle-lab: CUDA-GL interop %s%s\n",
@@ -132,8 +131,8 @@ void App::frame_scene() {
     const auto& file = session_.scene_file();
     if (file && file->camera) {
         const sim::SceneCamera& c = *file->camera;
-        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance,
-                          glm::radians(c.yaw_deg), glm::radians(c.pitch_deg));
+        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance, glm::radians(c.yaw_deg),
+                          glm::radians(c.pitch_deg));
     }
 }
 

@@ -6,14 +6,14 @@
 #include <memory>
 #include <string>
 
+#include "app/lab/recorder.h"
+#include "app/lab/recording.h"
 #include "app/viewer/app_config.h"
 #include "app/viewer/frame_history.h"
 #include "app/viewer/glfw_window.h"
 #include "app/viewer/imgui_layer.h"
 #include "app/viewer/panel.h"
 #include "app/viewer/record_panel.h"
-#include "app/lab/recorder.h"
-#include "app/lab/recording.h"
 #include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
 #include "render/gpu_timer.h"

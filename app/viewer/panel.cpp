@@ -9,9 +9,9 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 namespace plab::app {
@@ -133,8 +133,7 @@ void sph_stats_line(const UiState& ui, const SimSession& session) {
     ImGui::Text("dt limit %.3g s (dt %.3g s)", limit, p.dt);
     help_marker("CFL number = dt (c + v_max) / h; the step is stable up to 0.25.");
     if (p.dt > limit)
-        ImGui::TextColored(kWarn, "dt %.3g s is above the CFL limit %.3g s: lower dt", p.dt,
-                           limit);
+        ImGui::TextColored(kWarn, "dt %.3g s is above the CFL limit %.3g s: lower dt", p.dt, limit);
     (void)session;
 }
 
@@ -222,8 +221,9 @@ void view_section(UiState& ui) {
         ImGui::SliderFloat("pressure scale (Pa)", &ui.view.pressure_scale, 1.f, 1e7f, "%.3g",
                            ImGuiSliderFlags_Logarithmic);
         ImGui::EndDisabled();
-        help_marker("The pressure shown red. Auto: the hydrostatic pressure at the bottom of "
-                    "the domain.");
+        help_marker(
+            "The pressure shown red. Auto: the hydrostatic pressure at the bottom of "
+            "the domain.");
     }
     if (ui.view.color == sim::ColorMode::Speed) {
         ImGui::Checkbox("auto", &ui.view.auto_speed_scale);
@@ -265,8 +265,9 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
                            h.grid_ms, h.reorder_ms, h.integrate_fused ? "+drift" : "", h.forces_ms,
                            h.integrate_ms);
     } else {
-        ImGui::TextColored(kDim, "  one launch per step (CUDA graph or persistent kernel): "
-                                 "stage times not separated");
+        ImGui::TextColored(kDim,
+                           "  one launch per step (CUDA graph or persistent kernel): "
+                           "stage times not separated");
     }
     if (h.feed_interop) {
         ImGui::Text("interop: map %.3f  export %.3f  unmap %.3f ms", h.map_ms, h.export_ms,
@@ -322,16 +323,17 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
     if (ImGui::Combo("host copy", &host, "pageable\0page-locked\0page-locked, async\0"))
         ui.host_path = kHostPaths[static_cast<std::size_t>(host)];
     ImGui::EndDisabled();
-    help_marker("How the host round trip copies. Pageable: through the driver's bounce buffer. "
-                "Page-locked: at full bus speed, waited for. Page-locked, async: copied on a "
-                "second CUDA stream while the next step runs, so the frame shows the previous "
-                "step's particles (one frame of latency).");
+    help_marker(
+        "How the host round trip copies. Pageable: through the driver's bounce buffer. "
+        "Page-locked: at full bus speed, waited for. Page-locked, async: copied on a "
+        "second CUDA stream while the next step runs, so the frame shows the previous "
+        "step's particles (one frame of latency).");
     if (!f.interop_reason.empty()) {
         ImGui::TextWrapped("Interop unavailable, host copy in use: %s", f.interop_reason.c_str());
     } else if (cuda_running) {
-        ImGui::TextColored(kDim, "in use: %s",
-                           f.feeding_interop ? "interop (no host copy)"
-                                             : ("host copy, " + f.feed_path).c_str());
+        ImGui::TextColored(
+            kDim, "in use: %s",
+            f.feeding_interop ? "interop (no host copy)" : ("host copy, " + f.feed_path).c_str());
     }
 
     // One widget per row of the variant table: a combo for a number, a checkbox for a switch.

@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
+#include "app/lab/recorder.h"
 #include "app/viewer/frame_history.h"
 #include "app/viewer/record_panel.h"
-#include "app/lab/recorder.h"
 #include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "app/viewer/app_config.h"
 #include "app/lab/sim_time.h"
+#include "app/viewer/app_config.h"
 #include "sim/params.h"
 #include "sim/presets.h"
 #include "sim/scene.h"

@@ -31,9 +31,9 @@ struct Requests {
 
 struct ViewSettings {
     sim::ColorMode color = sim::ColorMode::Speed;
-    bool auto_speed_scale = true;  // follow the running maximum speed
-    float speed_scale = 1.f;       // m/s at the top of the colour ramp
-    float density_span = 0.02f;    // density ramp: rest density × (1 ± this)
+    bool auto_speed_scale = true;     // follow the running maximum speed
+    float speed_scale = 1.f;          // m/s at the top of the colour ramp
+    float density_span = 0.02f;       // density ramp: rest density × (1 ± this)
     bool auto_pressure_scale = true;  // pressure ramp top: ρ₀ g × the domain's height
     float pressure_scale = 1e4f;      // Pa at the top of the pressure ramp
     bool show_panel = true;
@@ -53,9 +53,9 @@ struct UiState {
     int particles_field = 0;  // the count typed into the panel, applied with its button
     ViewSettings view;
     Requests requests;
-    std::vector<std::string> scenes;  // scene files offered in the panel ([ and ] cycle them)
-    int scene_index = -1;             // the one running, -1 when none is
-    sim::SimStats stats;              // the last statistics read back (every few frames)
+    std::vector<std::string> scenes;        // scene files offered in the panel ([ and ] cycle them)
+    int scene_index = -1;                   // the one running, -1 when none is
+    sim::SimStats stats;                    // the last statistics read back (every few frames)
     std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
 
     // Right edge of the panel (screen coordinates) while it is open against the window's left

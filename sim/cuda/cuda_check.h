@@ -17,18 +17,18 @@ inline std::string describe(cudaError_t err, const char* call) {
 
 }  // namespace plab::sim::cuda
 
-#define PLAB_CUDA_CHECK(call)                                                             \
-    do {                                                                                  \
-        const cudaError_t plab_err_ = (call);                                             \
-        if (plab_err_ != cudaSuccess)                                                     \
-            ::plab::throw_error(::plab::sim::cuda::describe(plab_err_, #call), __FILE__,  \
-                                __LINE__);                                                \
+#define PLAB_CUDA_CHECK(call)                                                            \
+    do {                                                                                 \
+        const cudaError_t plab_err_ = (call);                                            \
+        if (plab_err_ != cudaSuccess)                                                    \
+            ::plab::throw_error(::plab::sim::cuda::describe(plab_err_, #call), __FILE__, \
+                                __LINE__);                                               \
     } while (0)
 
-#define PLAB_CUDA_LOG(call)                                                                 \
-    do {                                                                                    \
-        const cudaError_t plab_err_ = (call);                                               \
-        if (plab_err_ != cudaSuccess)                                                       \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                         \
-                         ::plab::sim::cuda::describe(plab_err_, #call).c_str());            \
+#define PLAB_CUDA_LOG(call)                                                      \
+    do {                                                                         \
+        const cudaError_t plab_err_ = (call);                                    \
+        if (plab_err_ != cudaSuccess)                                            \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,              \
+                         ::plab::sim::cuda::describe(plab_err_, #call).c_str()); \
     } while (0)

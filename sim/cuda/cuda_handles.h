@@ -10,7 +10,7 @@ namespace plab::sim::cuda {
 
 template <typename Handle, cudaError_t (*Destroy)(Handle)>
 class UniqueHandle {
-public:
+  public:
     UniqueHandle() = default;
     explicit UniqueHandle(Handle h) : h_(h) {}
     ~UniqueHandle() { reset(); }
@@ -31,7 +31,7 @@ public:
     Handle get() const { return h_; }
     explicit operator bool() const { return h_ != nullptr; }
 
-private:
+  private:
     Handle h_ = nullptr;
 };
 

@@ -15,9 +15,9 @@
 namespace plab::sim::cuda {
 namespace {
 
-__global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id,
-                              uint32_t n, GridSpec g, float radius, RenderStyle style,
-                              Float4* out_pos, Float4* out_color) {
+__global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id, uint32_t n,
+                              GridSpec g, float radius, RenderStyle style, Float4* out_pos,
+                              Float4* out_color) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const Vec3 p = xyz(load(pos + i));
@@ -74,8 +74,8 @@ SimStats CudaSimulator::stats(const Params& params) {
     m.stats.upload({&init, 1}, s);
     if (m.count > 0) {
         const uint32_t blocks = std::min<uint32_t>(blocks_for(m.count, 256), 1024);
-        stats_kernel<<<blocks, 256, 0, s>>>(m.pos.data(), m.vel.data(), m.count,
-                                            particle_mass(p), m.stats.data());
+        stats_kernel<<<blocks, 256, 0, s>>>(m.pos.data(), m.vel.data(), m.count, particle_mass(p),
+                                            m.stats.data());
         m.check_launch();
     }
     DeviceStats host{};
@@ -110,8 +110,8 @@ Snapshot CudaSimulator::download() {
 void CudaSimulator::Impl::enqueue_export(const RenderStyle& style, Float4* pos_out,
                                          Float4* color_out) {
     export_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(
-        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style,
-        pos_out, color_out);
+        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style, pos_out,
+        color_out);
     check_launch();
 }
 
@@ -125,8 +125,7 @@ Float4* CudaSimulator::Impl::claim_staging(std::size_t n) {
                                2 * sizeof(Float4));
     AsyncExport& a = async_export;
     if (a.copy_enqueued) {
-        if (staging.growth_bytes(2 * n) > 0)
-            PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
+        if (staging.growth_bytes(2 * n) > 0) PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
         PLAB_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), a.copied.get(), 0));
     }
     staging.resize(2 * n);

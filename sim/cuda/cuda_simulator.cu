@@ -47,8 +47,7 @@ void require_free_device_memory(std::size_t bytes, const std::string& what,
                       what.c_str(), bytes / 1048576.0, free / 1048576.0, total / 1048576.0);
         std::string text = msg;
         if (bytes_per_item > 0)
-            text += " (about " + std::to_string(usable / bytes_per_item) +
-                    " particles would fit)";
+            text += " (about " + std::to_string(usable / bytes_per_item) + " particles would fit)";
         throw Error(text);
     }
 }
@@ -64,24 +63,22 @@ void CudaSimulator::Impl::enqueue_grid() {
         check_launch();
     }
     std::size_t temp_bytes = scan_temp.size();
-    PLAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes,
-                                                  cell_count.data(), cell_start.data(), cells,
-                                                  s));
+    PLAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, cell_count.data(),
+                                                  cell_start.data(), cells, s));
 }
 
 void CudaSimulator::Impl::enqueue_reorder() {
     if (count == 0) return;
     // Unsorted memory scatters only the index into cell order.
     auto* kernel = memory == Memory::Sorted ? scatter_kernel : scatter_index_kernel;
-    kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
-        views());
+    kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(views());
     check_launch();
 }
 
 void CudaSimulator::Impl::enqueue_sph_density(const Params& p, const SphConstants& c) {
     const int block = sph_block_size();
     sph_density_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(views(), grid, p,
-                                                                            domain, c, sph_list());
+                                                                             domain, c, sph_list());
     check_launch();
 }
 
@@ -138,8 +135,8 @@ void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
 void CudaSimulator::Impl::substep_with_stage_events(const Params& p) {
     NvtxRange step("step");
     const bool fused =
-        p.model == Model::Sph || (options.fuse_integrate && !options.scatter_forces &&
-                                    memory == Memory::Sorted);
+        p.model == Model::Sph ||
+        (options.fuse_integrate && !options.scatter_forces && memory == Memory::Sorted);
     const auto marks = ring.begin_step(true, fused);
     record(marks[0]);
     {
@@ -294,8 +291,9 @@ std::string CudaSimulator::device_name() const {
     PLAB_CUDA_CHECK(cudaDriverGetVersion(&driver));
     PLAB_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
     char buf[320];
-    std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.0f GiB, driver CUDA %d.%d, runtime %d.%d)",
-                  prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+    std::snprintf(buf, sizeof buf,
+                  "%s (sm_%d%d, %d SMs, %.0f GiB, driver CUDA %d.%d, runtime %d.%d)", prop.name,
+                  prop.major, prop.minor, prop.multiProcessorCount,
                   prop.totalGlobalMem / 1073741824.0, driver / 1000, (driver % 1000) / 10,
                   runtime / 1000, (runtime % 1000) / 10);
     return buf;
@@ -376,7 +374,8 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
 void CudaSimulator::step(const Params& params) {
     validate(params);
     Params p = params;
-    keep_reset_params(p, impl_->reset_params);  // the grid was built for these; new ones need a reset
+    keep_reset_params(p,
+                      impl_->reset_params);  // the grid was built for these; new ones need a reset
     for (int s = 0; s < p.substeps; ++s) {
         impl_->choose_step();
         if (impl_->options.persistent_kernel)
@@ -410,22 +409,19 @@ void CudaSimulator::Impl::reserve(std::size_t particles, std::size_t grid_cells,
     const std::size_t temp = scan_temp_bytes(static_cast<uint32_t>(cells));
     // Check the whole growth before touching anything, so a refused size leaves the current
     // simulation running.
-    const std::size_t growth = m.pos.growth_bytes(n) + m.vel.growth_bytes(n) +
-                               m.sorted_pos.growth_bytes(n) + m.sorted_vel.growth_bytes(n) +
-                               m.id.growth_bytes(n) + m.sorted_id.growth_bytes(n) +
-                               m.cell.growth_bytes(n) + m.slot.growth_bytes(n) +
-                               m.cell_count.growth_bytes(cells) +
-                               m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
-                               (variants.scatter_forces ? m.force.growth_bytes(n) : 0) +
-                               (variants.persistent_kernel ? m.persistent.growth_bytes(grid_cells)
-                                                            : 0) +
-                               (sph_lists ? m.sph_index.growth_bytes(n * kSphListSlots) +
-                                                m.sph_count.growth_bytes(n) +
-                                                m.sph_pressure_term.growth_bytes(n)
-                                          : 0);
-    require_free_device_memory(growth, std::to_string(n) + " particles in " +
-                                           std::to_string(grid_cells) + " cells",
-                               kBytesPerParticle);
+    const std::size_t growth =
+        m.pos.growth_bytes(n) + m.vel.growth_bytes(n) + m.sorted_pos.growth_bytes(n) +
+        m.sorted_vel.growth_bytes(n) + m.id.growth_bytes(n) + m.sorted_id.growth_bytes(n) +
+        m.cell.growth_bytes(n) + m.slot.growth_bytes(n) + m.cell_count.growth_bytes(cells) +
+        m.cell_start.growth_bytes(cells) + m.scan_temp.growth_bytes(temp) +
+        (variants.scatter_forces ? m.force.growth_bytes(n) : 0) +
+        (variants.persistent_kernel ? m.persistent.growth_bytes(grid_cells) : 0) +
+        (sph_lists ? m.sph_index.growth_bytes(n * kSphListSlots) + m.sph_count.growth_bytes(n) +
+                         m.sph_pressure_term.growth_bytes(n)
+                   : 0);
+    require_free_device_memory(
+        growth, std::to_string(n) + " particles in " + std::to_string(grid_cells) + " cells",
+        kBytesPerParticle);
     if (growth == 0) return;
     m.sync();
     m.graph.reset();  // it captured the old buffers

@@ -8,7 +8,7 @@
 namespace plab::sim::cuda {
 
 class CudaSimulator final : public Simulator {
-public:
+  public:
     explicit CudaSimulator(const SimulatorOptions& options = {});
     ~CudaSimulator() override;
 
@@ -42,7 +42,7 @@ public:
     // Blocks of the last persistent launch (what fits on the GPU at once), 0 before any.
     int persistent_grid_blocks() const;
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

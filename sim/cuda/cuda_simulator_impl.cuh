@@ -54,10 +54,10 @@ struct CudaSimulator::Impl {
     DeviceBuffer<uint32_t> sph_index, sph_count;  // SPH neighbour lists (sph_kernels.cuh)
     // double_state: positions and velocities in double, A and S (allocated when first used).
     DeviceBuffer<Double4> pos_hi, vel_hi, sorted_pos_hi, sorted_vel_hi;
-    bool hi_active = false;  // the double state holds the current state
-    DeviceBuffer<float> sph_pressure_term;         // SPH p/ρ² per sorted particle
-    DeviceBuffer<Float4> staging;  // export through the host: positions then colours
-    PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
+    bool hi_active = false;                 // the double state holds the current state
+    DeviceBuffer<float> sph_pressure_term;  // SPH p/ρ² per sorted particle
+    DeviceBuffer<Float4> staging;           // export through the host: positions then colours
+    PinnedBuffer<Float4> pinned;            // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
     bool export_recorded = false;
     // export_render_async's stream, events and double-buffered page-locked memory. After
@@ -115,7 +115,8 @@ struct CudaSimulator::Impl {
     ResolvedOptions resolve(const SimulatorOptions& requested, Model model);
     // Grows every buffer for `n` particles in `cells` grid cells with `variants`; checks the
     // free memory of the whole growth first and throws before touching anything.
-    void reserve(std::size_t n, std::size_t cells, bool sph_lists, const SimulatorOptions& variants);
+    void reserve(std::size_t n, std::size_t cells, bool sph_lists,
+                 const SimulatorOptions& variants);
 
     void check_launch() { PLAB_CUDA_CHECK(cudaGetLastError()); }
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }

@@ -28,8 +28,8 @@ __global__ void scatter_index_kernel(StepBuffers b) {
 // The force pass, force_thread per thread (see there for `group`, `fused` and `listed`;
 // `listed` needs dynamic shared memory of kContactSlots × blockDim.x uint32).
 template <Memory M>
-__global__ void force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, int group,
-                             bool fused, bool listed) {
+__global__ void force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, int group, bool fused,
+                             bool listed) {
     extern __shared__ uint32_t contact_slots[];
     force_thread<M>(blockIdx.x * blockDim.x + threadIdx.x, b, g, p, d, group, fused, listed,
                     contact_slots + threadIdx.x, blockDim.x);

@@ -26,9 +26,9 @@ inline constexpr int kContactSlots = 12;
 // often as a lane has contacts. `slots` is this thread's first slot; slots are `stride` apart.
 template <Memory M>
 __device__ inline Vec3 pair_forces_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                          const StepBuffers& b, const GridSpec& g,
-                                          const Params& p, int first_row, int row_step,
-                                          uint32_t* slots, int stride) {
+                                          const StepBuffers& b, const GridSpec& g, const Params& p,
+                                          int first_row, int row_step, uint32_t* slots,
+                                          int stride) {
     const float reach2 = 4.f * p.radius * p.radius;
     Vec3 force{};
     int listed = 0;
@@ -43,17 +43,15 @@ __device__ inline Vec3 pair_forces_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32
                 slots[listed * stride] = s;  // where it is stored, not its cell-order position
                 ++listed;
             } else {  // a crowded particle: no slot left, compute it here
-                force += contact_force(pos, vel, id, p.radius, other,
-                                       xyz(load(read_vel<M>(b) + s)), load(read_id<M>(b) + s),
-                                       p.radius, p);
+                force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                                       load(read_id<M>(b) + s), p.radius, p);
             }
         },
         first_row, row_step);
     for (int k = 0; k < listed; ++k) {
         const uint32_t s = slots[k * stride];
         force += contact_force(pos, vel, id, p.radius, xyz(load(read_pos<M>(b) + s)),
-                               xyz(load(read_vel<M>(b) + s)), load(read_id<M>(b) + s), p.radius,
-                               p);
+                               xyz(load(read_vel<M>(b) + s)), load(read_id<M>(b) + s), p.radius, p);
     }
     return force;
 }
@@ -81,8 +79,7 @@ __device__ inline void force_thread(uint32_t t, const StepBuffers& b, const Grid
         pos = xyz(load(read_pos<M>(b) + s));
         vel = xyz(load(read_vel<M>(b) + s));
         id = load(read_id<M>(b) + s);
-        force = listed ? pair_forces_listed<M>(i, pos, vel, id, b, g, p, lane, group, slots,
-                                               stride)
+        force = listed ? pair_forces_listed<M>(i, pos, vel, id, b, g, p, lane, group, slots, stride)
                        : dem_pair_forces<M>(i, pos, vel, id, b, g, p, lane, group);
     }
     for (int offset = group / 2; offset > 0; offset /= 2) {

@@ -15,7 +15,7 @@ namespace plab::sim::cuda {
 
 template <typename T>
 class DeviceBuffer {
-public:
+  public:
     DeviceBuffer() = default;
     ~DeviceBuffer() { release(); }
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -32,9 +32,7 @@ public:
     }
 
     // Bytes an allocation for n elements would add to what this buffer holds now.
-    std::size_t growth_bytes(std::size_t n) const {
-        return n > capacity_ ? n * sizeof(T) : 0;
-    }
+    std::size_t growth_bytes(std::size_t n) const { return n > capacity_ ? n * sizeof(T) : 0; }
 
     void resize(std::size_t n) {
         if (n > capacity_) {
@@ -64,7 +62,7 @@ public:
     std::size_t size() const { return size_; }
     std::size_t bytes() const { return size_ * sizeof(T); }
 
-private:
+  private:
     void release() {
         if (ptr_) PLAB_CUDA_LOG(cudaFree(ptr_));
         ptr_ = nullptr;

@@ -7,7 +7,7 @@
 namespace plab::sim::cuda {
 
 class NvtxRange {
-public:
+  public:
     explicit NvtxRange(const char* name) { nvtxRangePushA(name); }
     ~NvtxRange() { nvtxRangePop(); }
     NvtxRange(const NvtxRange&) = delete;

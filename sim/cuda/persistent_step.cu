@@ -29,9 +29,9 @@ struct PersistentArgs {
     uint32_t* tile_sums;  // one per kScanTile cells
     uint32_t cells;       // grid cells + 1 (the end entry, whose count stays 0)
     uint32_t tiles;
-    int group;            // force threads per particle
-    bool fused;           // drift in the force stage (sorted memory only)
-    bool listed;          // contact list in dynamic shared memory
+    int group;    // force threads per particle
+    bool fused;   // drift in the force stage (sorted memory only)
+    bool listed;  // contact list in dynamic shared memory
 };
 
 // Exclusive prefix sum over the block of one value per thread: an inclusive scan inside each
@@ -140,8 +140,8 @@ std::size_t contact_list_bytes(const SimulatorOptions& o) {
 
 }  // namespace
 
-std::string PersistentStep::unavailable_reason(int device, const SimulatorOptions& o,
-                                               Model model, Memory memory) {
+std::string PersistentStep::unavailable_reason(int device, const SimulatorOptions& o, Model model,
+                                               Memory memory) {
     if (model != Model::Dem)
         return "the persistent kernel runs the DEM step only; the " +
                std::string(model_name(model)) + " model uses the per-stage launches";
@@ -169,8 +169,8 @@ const PersistentStep::Fit& PersistentStep::fit(const SimulatorOptions& o, Memory
     const std::size_t shared = contact_list_bytes(o);
     if (fit_.block != o.block_size || fit_.shared != shared || fit_.memory != memory) {
         int blocks = 0;
-        PLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &blocks, kernel_for(memory), o.block_size, shared));
+        PLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_for(memory),
+                                                                      o.block_size, shared));
         fit_ = {o.block_size, shared, memory, blocks};
     }
     return fit_;

@@ -19,11 +19,11 @@ namespace plab::sim::cuda {
 inline constexpr uint32_t kScanTile = 2048;
 
 class PersistentStep {
-public:
+  public:
     // Empty when `options` can run as one persistent kernel for `model` on `device`,
     // otherwise why not (a sentence the panel and bench show). Asks the device once.
-    std::string unavailable_reason(int device, const SimulatorOptions& options,
-                                   Model model, Memory memory);
+    std::string unavailable_reason(int device, const SimulatorOptions& options, Model model,
+                                   Memory memory);
 
     // Bytes reserve(cells) would add; reserve grows the scan's tile totals for `cells` grid
     // cells (+1 for the end entry), never in a step.
@@ -39,7 +39,7 @@ public:
     // Blocks of the last launch (co-resident blocks per SM × SMs).
     int grid_blocks() const { return fit_.blocks_per_sm * sms_; }
 
-private:
+  private:
     static std::size_t tiles(std::size_t cells) { return (cells + 1 + kScanTile - 1) / kScanTile; }
     // Occupancy of the kernel instance for one block size and shared-memory size, cached.
     struct Fit {

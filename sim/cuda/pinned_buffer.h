@@ -13,7 +13,7 @@ namespace plab::sim::cuda {
 
 template <typename T>
 class PinnedBuffer {
-public:
+  public:
     PinnedBuffer() = default;
     ~PinnedBuffer() { release(); }
     PinnedBuffer(const PinnedBuffer&) = delete;
@@ -32,7 +32,7 @@ public:
     T* data() const { return ptr_; }
     std::size_t size() const { return size_; }
 
-private:
+  private:
     void release() {
         if (ptr_) PLAB_CUDA_LOG(cudaFreeHost(ptr_));
         ptr_ = nullptr;

@@ -2,13 +2,13 @@
 // The SPH passes around the shared bodies of sph_step.h, one thread per particle.
 //
 // The density pass visits every candidate of the 125 half-range cells (~200 at h = 1.2
-// spacings) and finds the ~55 in reach; it writes their indices into a neighbour list, so the force pass
-// runs its long per-pair body only for those. Scanning the candidates again in the force
-// pass would run that body for nearly every candidate: a warp executes it whenever any of
-// its 32 lanes has a neighbour, and with 1 candidate in 6 in reach some lane nearly always
-// has one. The list is laid out slot-major (list[k · count + i]) so that a warp's writes and
-// reads of its k-th entries are one coalesced transaction. A particle with more neighbours
-// than slots (a rare, very compressed one) is marked and scans its candidates again.
+// spacings) and finds the ~55 in reach; it writes their indices into a neighbour list, so the force
+// pass runs its long per-pair body only for those. Scanning the candidates again in the force pass
+// would run that body for nearly every candidate: a warp executes it whenever any of its 32 lanes
+// has a neighbour, and with 1 candidate in 6 in reach some lane nearly always has one. The list is
+// laid out slot-major (list[k · count + i]) so that a warp's writes and reads of its k-th entries
+// are one coalesced transaction. A particle with more neighbours than slots (a rare, very
+// compressed one) is marked and scans its candidates again.
 #include <cstdint>
 
 #include "sim/cuda/sph_list.h"
@@ -16,9 +16,8 @@
 
 namespace plab::sim::cuda {
 
-
-__global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
-                                   SphConstants c, SphList list) {
+__global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d, SphConstants c,
+                                   SphList list) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
     const Vec3 pos = xyz(load(b.sorted_pos + i));
@@ -41,8 +40,8 @@ __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d
 // Pressure, viscosity, walls and gravity over the listed neighbours, then the drift into the
 // state arrays (fused: the pass reads only the sorted copies, so writing A cannot race with a
 // neighbour's read).
-__global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
-                                 SphConstants c, SphList list) {
+__global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, SphConstants c,
+                                 SphList list) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
     const Vec3 pos = xyz(load(b.sorted_pos + i));
@@ -60,8 +59,8 @@ __global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
             // the same hint on the density pass's writes made it 1% slower).
             const uint32_t j = __ldcs(list.index + k * b.count + i);
             const Vec3 r = pos - xyz(load(b.sorted_pos + j));
-            sph_add_pair(sums, r, length_squared(r), xyz(vel), vel.w, own,
-                         load(b.sorted_vel + j), __ldg(list.pressure_term + j), c);
+            sph_add_pair(sums, r, length_squared(r), xyz(vel), vel.w, own, load(b.sorted_vel + j),
+                         __ldg(list.pressure_term + j), c);
         }
     }
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);

@@ -13,7 +13,7 @@
 namespace plab::sim::cuda {
 
 class StageEventRing {
-public:
+  public:
     static constexpr int kMarks = 5;  // start, after grid, after reorder, after forces, end
 
     explicit StageEventRing(std::size_t capacity = 256);
@@ -25,7 +25,7 @@ public:
     void collect(std::vector<StageTimings>& out);
     void clear() { pending_ = 0; }
 
-private:
+  private:
     struct Entry {
         std::array<Event, kMarks> marks;
         bool stages = true;
@@ -34,8 +34,8 @@ private:
     StageTimings read(const Entry& e) const;
 
     std::vector<Entry> entries_;
-    std::size_t next_ = 0;     // entry the next step uses
-    std::size_t pending_ = 0;  // steps recorded but not yet read
+    std::size_t next_ = 0;                // entry the next step uses
+    std::size_t pending_ = 0;             // steps recorded but not yet read
     std::vector<StageTimings> overflow_;  // read early because the ring was full
 };
 

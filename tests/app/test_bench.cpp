@@ -29,9 +29,9 @@ TEST(Bench, PrintsConfigurationAndEveryStage) {
     std::ostringstream out;
     run_bench(c, out, nullptr);
     const std::string s = out.str();
-    for (const char* want : {"backend      cpu", "preset granular", "particles    2000",
-                             "grid build", "sort/reorder", "forces", "integrate",
-                             "median step", "steps/s", "0 non-finite"})
+    for (const char* want :
+         {"backend      cpu", "preset granular", "particles    2000", "grid build", "sort/reorder",
+          "forces", "integrate", "median step", "steps/s", "0 non-finite"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
 }
 

@@ -35,9 +35,9 @@ class PlotBench : public testing::Test {
     int plot(const std::string& csv) {
         const fs::path in = dir_ / "sweep.csv";
         std::ofstream(in) << csv;
-        const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " + in.string() +
-                           " --out " + (dir_ / "png").string() + " >/dev/null 2>" +
-                           (dir_ / "err.txt").string());
+        const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
+                                   in.string() + " --out " + (dir_ / "png").string() +
+                                   " >/dev/null 2>" + (dir_ / "err.txt").string());
         err_ = slurp(dir_ / "err.txt");
         return rc;
     }
@@ -56,8 +56,8 @@ const char* kHeader =
 
 std::string row(const char* backend, int particles, double step) {
     std::ostringstream r;
-    r << backend << ",\"Device, 2 threads\",classic," << particles << ",256,off,0,on,on,"
-      << step << "," << step * 0.9 << "," << step * 1.1;
+    r << backend << ",\"Device, 2 threads\",classic," << particles << ",256,off,0,on,on," << step
+      << "," << step * 0.9 << "," << step * 1.1;
     for (int s = 0; s < 4; ++s) r << "," << step / 4 << "," << step / 5 << "," << step / 3;
     r << "," << 1000 / step << "\n";
     return r.str();
@@ -86,16 +86,16 @@ TEST_F(PlotBench, MalformedCsvIsAClearError) {
     std::string bad = std::string(kHeader) + row("cpu", 1000, 1.0) + row("cpu", 2000, 2.0);
     bad.replace(bad.find("2000,256,off,0,on,on,2") + 21, 1, "x");
     EXPECT_EQ(plot(bad), 1);
-    EXPECT_NE(err_.find("line 3: column 'step_ms_median': 'x' is not a number"),
-              std::string::npos)
+    EXPECT_NE(err_.find("line 3: column 'step_ms_median': 'x' is not a number"), std::string::npos)
         << err_;
 
     EXPECT_EQ(plot(std::string(kHeader) + "cpu,dev,classic,1000\n"), 1);
     EXPECT_NE(err_.find("line 2: 4 cells, the header has 25"), std::string::npos) << err_;
     EXPECT_FALSE(fs::exists(dir_ / "png" / "step_ms.png"));
 
-    const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
-                       (dir_ / "missing.csv").string() + " 2>" + (dir_ / "err.txt").string());
+    const int rc =
+        run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
+                    (dir_ / "missing.csv").string() + " 2>" + (dir_ / "err.txt").string());
     EXPECT_EQ(rc, 1);
     EXPECT_NE(slurp(dir_ / "err.txt").find("cannot read"), std::string::npos);
 }

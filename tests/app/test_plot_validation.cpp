@@ -37,9 +37,10 @@ class PlotValidation : public ::testing::Test {
     }
 
     int plot(const std::string& folders) {
-        const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
-                           (dir_ / "png").string() + " " + folders + " >" +
-                           (dir_ / "out.txt").string() + " 2>" + (dir_ / "err.txt").string());
+        const int rc =
+            run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
+                        (dir_ / "png").string() + " " + folders + " >" +
+                        (dir_ / "out.txt").string() + " 2>" + (dir_ / "err.txt").string());
         out_ = slurp(dir_ / "out.txt");
         err_ = slurp(dir_ / "err.txt");
         return rc;
@@ -49,9 +50,7 @@ class PlotValidation : public ::testing::Test {
     std::string out_, err_;
 };
 
-bool is_png(const fs::path& p) {
-    return slurp(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0;
-}
+bool is_png(const fs::path& p) { return slurp(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
 
 // The shipped CI-resolution front, as `particle-lab validate` wrote it.
 std::vector<FrontSample> shipped_front() {

@@ -10,9 +10,9 @@
 #include "app/lab/export_series.h"
 #include "app/lab/output_file.h"
 #include "app/lab/particle_export.h"
+#include "app/lab/sim_time.h"
 #include "app/viewer/session_export.h"
 #include "app/viewer/sim_session.h"
-#include "app/lab/sim_time.h"
 #include "sim/error.h"
 
 namespace plab::app {

@@ -67,8 +67,9 @@ TEST(VariantSurfaces, EarlierSpellingsStillWorkAndSayTheirNewName) {
     EXPECT_FALSE(o.contact_list);
     EXPECT_TRUE(o.persistent_kernel);
     EXPECT_TRUE(o.double_state);
-    for (const char* said : {"--block is now --block-size N", "--unsorted is now --sorted-memory=off",
-                             "--double is now --double-state=on"})
+    for (const char* said :
+         {"--block is now --block-size N", "--unsorted is now --sorted-memory=off",
+          "--double is now --double-state=on"})
         EXPECT_NE(notes.str().find(said), std::string::npos) << notes.str();
 }
 

@@ -20,7 +20,7 @@ namespace plab::sim {
 namespace {
 
 class CudaStepVariants : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         const std::string why = cuda_unavailable_reason();
         if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
@@ -50,9 +50,9 @@ double run_and_compare(Simulator& a, Simulator& b, std::size_t n, int steps) {
     const Snapshot x = a.download(), y = b.download();
     double worst = 0, moved = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const double d = std::hypot(double(x.pos[i].x) - y.pos[i].x,
-                                    double(x.pos[i].y) - y.pos[i].y,
-                                    double(x.pos[i].z) - y.pos[i].z);
+        const double d =
+            std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
+                       double(x.pos[i].z) - y.pos[i].z);
         EXPECT_TRUE(std::isfinite(d)) << "particle " << i;
         worst = std::max(worst, d);
         moved = std::max(moved, std::fabs(double(x.pos[i].y) - init.pos[i].y));
@@ -95,7 +95,8 @@ TEST_F(CudaStepVariants, PersistentKernelMatchesForEveryForceShape) {
         SimulatorOptions p = o;
         p.persistent_kernel = true;
         auto plain = cuda(o), one = cuda(p);
-        EXPECT_LT(run_and_compare(*plain, *one, 30000, 10), 1e-2 * kRadius) << "variant " << variant;
+        EXPECT_LT(run_and_compare(*plain, *one, 30000, 10), 1e-2 * kRadius)
+            << "variant " << variant;
         EXPECT_TRUE(persistent_in_use(*one)) << "variant " << variant;
     }
 }
@@ -174,9 +175,9 @@ TEST_F(CudaStepVariants, SwitchingLayoutAndLaunchMidRunKeepsThePhysics) {
     const Snapshot x = plain->download(), y = switching->download();
     double worst = 0;
     for (std::size_t i = 0; i < n; ++i)
-        worst = std::max(worst, std::hypot(double(x.pos[i].x) - y.pos[i].x,
-                                           double(x.pos[i].y) - y.pos[i].y,
-                                           double(x.pos[i].z) - y.pos[i].z));
+        worst = std::max(
+            worst, std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
+                              double(x.pos[i].z) - y.pos[i].z));
     EXPECT_LT(worst, 1e-2 * kRadius);
 }
 

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
-#include "sim/error.h"
 #include "sim/cpu_simulator.h"
+#include "sim/error.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
@@ -22,7 +22,7 @@ namespace plab::sim {
 namespace {
 
 class CudaVsCpu : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         const std::string why = cuda_unavailable_reason();
         if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
@@ -35,7 +35,8 @@ protected:
 // Per cell, the set of ids it holds (the order inside a cell depends on atomics).
 std::map<uint32_t, std::multiset<uint32_t>> ids_per_cell(const GridSnapshot& g) {
     std::map<uint32_t, std::multiset<uint32_t>> out;
-    for (std::size_t k = 0; k < g.sorted_id.size(); ++k) out[g.sorted_cell[k]].insert(g.sorted_id[k]);
+    for (std::size_t k = 0; k < g.sorted_id.size(); ++k)
+        out[g.sorted_cell[k]].insert(g.sorted_id[k]);
     return out;
 }
 
@@ -55,12 +56,10 @@ TEST_F(CudaVsCpu, GridBuildMatchesOnRandomAndClusteredInput) {
     Params p;
     p.radius = 0.02f;
     const Domain d{{-0.3f, 0.1f, -1.f}, {0.75f, 0.47f, 1.3f}};
-    expect_same_grid(testing::state_from_positions(testing::random_positions(50000, d, 1), d,
-                                                   p.radius),
-                     p);
-    expect_same_grid(testing::state_from_positions(testing::clustered_positions(50000, d, 2), d,
-                                                   p.radius),
-                     p);
+    expect_same_grid(
+        testing::state_from_positions(testing::random_positions(50000, d, 1), d, p.radius), p);
+    expect_same_grid(
+        testing::state_from_positions(testing::clustered_positions(50000, d, 2), d, p.radius), p);
     std::vector<Vec3> one_cell(5000, Vec3{0.f, 0.2f, 0.f});
     expect_same_grid(testing::state_from_positions(one_cell, d, p.radius), p);
     expect_same_grid(testing::state_from_positions({}, d, p.radius), p);
@@ -71,8 +70,8 @@ TEST_F(CudaVsCpu, GridBuildMatchesForEveryBlockSize) {
     Params p;
     p.radius = 0.02f;
     const Domain d{{-1, -1, -1}, {1, 1, 1}};
-    const auto init = testing::state_from_positions(testing::random_positions(30001, d, 3), d,
-                                                    p.radius);
+    const auto init =
+        testing::state_from_positions(testing::random_positions(30001, d, 3), d, p.radius);
     for (int block : {32, 64, 128, 256, 512, 1024}) {
         SimulatorOptions o;
         o.block_size = block;
@@ -134,8 +133,8 @@ void record(const char* key, const Divergence& d) {
     ::testing::Test::RecordProperty(std::string(key) + "_max", std::to_string(d.max));
     ::testing::Test::RecordProperty(std::string(key) + "_median", std::to_string(d.median));
     ::testing::Test::RecordProperty(std::string(key) + "_com", std::to_string(d.centre_of_mass));
-    std::printf("%s: max %.3g m, median %.3g m, centre of mass %.3g m, energy %.3g\n", key,
-                d.max, d.median, d.centre_of_mass, d.energy);
+    std::printf("%s: max %.3g m, median %.3g m, centre of mass %.3g m, energy %.3g\n", key, d.max,
+                d.median, d.centre_of_mass, d.energy);
 }
 
 // Both backends run the same formulas; they differ in the order of float sums (atomics order
@@ -545,10 +544,12 @@ TEST_F(CudaVsCpu, DoubleStateKeepsThePhysicsAndMatchesTheCpu) {
     auto gpu_float = cuda();
     o.graph = true;
     auto gpu_graph = cuda(o);
-    for (Simulator* s : {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
+    for (Simulator* s :
+         {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
         s->reset(init, p);
     for (int s = 0; s < 30; ++s)
-        for (Simulator* sim : {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
+        for (Simulator* sim :
+             {static_cast<Simulator*>(&cpu), gpu.get(), gpu_float.get(), gpu_graph.get()})
             sim->step(p);
     const Divergence vs_cpu = divergence(cpu, *gpu, p);
     const Divergence vs_float = divergence(*gpu_float, *gpu, p);

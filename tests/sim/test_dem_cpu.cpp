@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "sim/error.h"
 #include "sim/cpu_simulator.h"
 #include "sim/dem_theory.h"
+#include "sim/error.h"
 #include "sim/presets.h"
 #include "sim/test_helpers.h"
 
@@ -33,7 +33,8 @@ Momentum momentum(const Snapshot& s, float mass) {
         m.x += mass * double(v.x);
         m.y += mass * double(v.y);
         m.z += mass * double(v.z);
-        m.magnitude_sum += mass * std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+        m.magnitude_sum +=
+            mass * std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
     }
     return m;
 }
@@ -46,8 +47,12 @@ TEST(DemCpu, PairForcesConserveMomentum) {
     // contact with its neighbours.
     Scene scene;
     scene.domain = far;
-    scene.blocks.push_back({BlockShape::Box, {-0.2f, -0.2f, -0.2f}, {0.2f, 0.2f, 0.2f},
-                            1.9f * p.radius, 0.2f * p.radius, {}});
+    scene.blocks.push_back({BlockShape::Box,
+                            {-0.2f, -0.2f, -0.2f},
+                            {0.2f, 0.2f, 0.2f},
+                            1.9f * p.radius,
+                            0.2f * p.radius,
+                            {}});
     InitialState init = build_initial_state(scene, p, scene_capacity(scene));
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u(-0.01f, 0.01f);

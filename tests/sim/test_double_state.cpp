@@ -45,8 +45,8 @@ TEST(DoubleState, FreeFallFollowsTheExactSemiImplicitEulerSequence) {
     }
     std::printf("free fall: float state off by %.3g m, double state by %.3g m\n", error[0],
                 error[1]);
-    EXPECT_LT(error[1], 1e-7);       // the final rounding to float only
-    EXPECT_LT(error[1], error[0]);   // and float's accumulated rounding is larger
+    EXPECT_LT(error[1], 1e-7);      // the final rounding to float only
+    EXPECT_LT(error[1], error[0]);  // and float's accumulated rounding is larger
 }
 
 TEST(DoubleState, KeepsThePhysicsOfTheFloatState) {

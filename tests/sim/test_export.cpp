@@ -43,7 +43,7 @@ TEST(ColorMap, ParseNamesTheModes) {
 }
 
 class CpuExport : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         p_ = preset_params(Preset::Classic);
         sim_.reset(build_initial_state(preset_scene(Preset::Classic, 1000, p_), p_, 1000), p_);

@@ -7,9 +7,9 @@
 #include <limits>
 #include <set>
 
-#include "sim/error.h"
 #include "sim/cpu_simulator.h"
 #include "sim/dem_step.h"
+#include "sim/error.h"
 #include "sim/grid.h"
 #include "sim/test_helpers.h"
 

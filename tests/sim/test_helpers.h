@@ -9,8 +9,7 @@
 namespace plab::sim::testing {
 
 // An InitialState with the given positions (zero velocity) in `domain`, grid for `radius`.
-InitialState state_from_positions(const std::vector<Vec3>& pos, const Domain& domain,
-                                  float radius);
+InitialState state_from_positions(const std::vector<Vec3>& pos, const Domain& domain, float radius);
 
 // Uniformly random positions inside the domain.
 std::vector<Vec3> random_positions(std::size_t n, const Domain& domain, uint64_t seed);

@@ -20,8 +20,8 @@ TEST(Scene, ClassicStartsLikeTheSampleLattice) {
     EXPECT_FLOAT_EQ(s.domain.max.x, 1.f);
     // 41³ ≥ 65536: lattice 41 wide, x fastest, spacing 2r, starting at -1 + r, jitter 0.01 r.
     const float r = p.radius, jitter = 0.01f * r;
-    for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{41}, std::size_t{41 * 41},
-                          n - 1}) {
+    for (std::size_t i :
+         {std::size_t{0}, std::size_t{1}, std::size_t{41}, std::size_t{41 * 41}, n - 1}) {
         const float ix = i % 41, iy = (i / 41) % 41, iz = i / (41 * 41);
         EXPECT_NEAR(s.pos[i].x, -1.f + r + 2 * r * ix, jitter * 1.001f) << i;
         EXPECT_NEAR(s.pos[i].y, -1.f + r + 2 * r * iy, jitter * 1.001f) << i;
@@ -81,8 +81,8 @@ TEST(Scene, SphereBlockPlacesOnlyInsideTheSphere) {
     const Params p;
     Scene scene;
     scene.domain = {{-1, -1, -1}, {1, 1, 1}};
-    scene.blocks.push_back({BlockShape::Sphere, {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}, 0.05f,
-                            0.f, {}});
+    scene.blocks.push_back(
+        {BlockShape::Sphere, {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}, 0.05f, 0.f, {}});
     const std::size_t n = scene_capacity(scene);
     // About the sphere's share of the 20³ lattice: π/6 ≈ 0.52.
     EXPECT_NEAR(static_cast<double>(n) / 8000.0, M_PI / 6.0, 0.03);

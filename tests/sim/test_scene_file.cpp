@@ -48,11 +48,13 @@ TEST(SceneFile, EveryShippedSceneLoadsAndStarts) {
 }
 
 TEST(SceneFile, ShipsTheStandardScenes) {
-    const std::pair<const char*, Model> expected[] = {
-        {"classic", Model::Dem},        {"granular_pile", Model::Dem},
-        {"mixer", Model::Dem},          {"dam_break", Model::Sph},
-        {"double_dam_break", Model::Sph}, {"drop_into_pool", Model::Sph},
-        {"hydrostatic_tank", Model::Sph}};
+    const std::pair<const char*, Model> expected[] = {{"classic", Model::Dem},
+                                                      {"granular_pile", Model::Dem},
+                                                      {"mixer", Model::Dem},
+                                                      {"dam_break", Model::Sph},
+                                                      {"double_dam_break", Model::Sph},
+                                                      {"drop_into_pool", Model::Sph},
+                                                      {"hydrostatic_tank", Model::Sph}};
     for (const auto& [name, model] : expected) {
         const SceneFile f =
             load_scene_file(std::filesystem::path(PLAB_SCENES_DIR) / (std::string(name) + ".json"));

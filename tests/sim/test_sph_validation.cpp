@@ -38,10 +38,11 @@ TEST(SphValidation, HydrostaticPressureFollowsDepth) {
         // height as placed too.
         const double expected = rho0 * g * (fit.surface - prof.y[k]);
         const double placed = rho0 * g * (c.a - prof.y[k]);
-        std::printf("y %.3f m  p %7.1f Pa  rho0 g (H - y) %7.1f Pa  (%+.1f%%)  placed %+.1f%%  "
-                    "density %.2f\n",
-                    prof.y[k], prof.pressure[k], expected, 100 * (prof.pressure[k] / expected - 1),
-                    100 * (prof.pressure[k] / placed - 1), prof.density[k]);
+        std::printf(
+            "y %.3f m  p %7.1f Pa  rho0 g (H - y) %7.1f Pa  (%+.1f%%)  placed %+.1f%%  "
+            "density %.2f\n",
+            prof.y[k], prof.pressure[k], expected, 100 * (prof.pressure[k] / expected - 1),
+            100 * (prof.pressure[k] / placed - 1), prof.density[k]);
         worst = std::max(worst, std::abs(prof.pressure[k] / expected - 1));
         EXPECT_NEAR(prof.pressure[k], expected, 0.05 * expected) << "at y = " << prof.y[k];
         EXPECT_NEAR(prof.pressure[k], placed, 0.05 * placed) << "at y = " << prof.y[k];
@@ -113,9 +114,10 @@ TEST(SphValidation, DamBreakFrontFollowsMartinMoyce) {
                     ref.t);
     }
     const double speed = slope(front, 1.6, 2.9), measured = slope(martin_moyce_points(), 1.6, 2.9);
-    std::printf("worst front error %.1f%% for T in [0.41, 3]; surge speed dZ/dT %.3f, "
-                "measured %.3f\n",
-                100 * worst, speed, measured);
+    std::printf(
+        "worst front error %.1f%% for T in [0.41, 3]; surge speed dZ/dT %.3f, "
+        "measured %.3f\n",
+        100 * worst, speed, measured);
     EXPECT_NEAR(speed, measured, 0.10 * measured);
     // The shape of the whole curve: with the start delayed by the best ΔT (0.16 here), every
     // measured point up to T = 3 is within 10% (6.7% measured).

@@ -74,7 +74,7 @@ TEST(VariantTable, BadValuesNameTheVariantAndWhatItTakes) {
     EXPECT_NE(error("threads_per_particle", "3").find("0 (automatic), 1, 2, 4 or 8"),
               std::string::npos);
     EXPECT_NE(error("block_size", "").find("block_size"), std::string::npos);
-    EXPECT_EQ(o, SimulatorOptions{});  // nothing changed by a refused value
+    EXPECT_EQ(o, SimulatorOptions{});          // nothing changed by a refused value
     find_variant("block_size")->set(o, "96");  // any multiple of 32, not only the panel's
     EXPECT_EQ(o.block_size, 96);
     o.block_size = 100;
