@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/lab/bench_command.h"
+#include "app/lab/interrupt.h"
 #include "app/lab/table_listing.h"
 #include "app/lab/validate_command.h"
 #if PLAB_HAS_WINDOW
@@ -31,6 +32,9 @@ int main(int argc, char** argv) {
 
     try {
         if (tables.chosen()) return tables.run(std::cout);
+        // SIGINT and SIGTERM end a run cleanly: its loops finish what they write, say what was
+        // kept and exit with 128 + the signal (app/lab/interrupt.h).
+        const plab::app::InterruptHandler on_signals;
         if (bench.chosen()) return bench.run();
         if (validate.chosen()) return validate.run();
 #if PLAB_HAS_WINDOW
@@ -40,6 +44,9 @@ int main(int argc, char** argv) {
             "this build has no window app (configured without the renderer); "
             "`particle-lab bench` runs headless");
 #endif
+    } catch (const plab::app::Interrupted& e) {
+        std::cerr << "particle-lab: " << e.what() << "\n";
+        return e.exit_code();
     } catch (const std::exception& e) {
         std::cerr << "particle-lab: error: " << e.what() << "\n";
         return 1;

@@ -36,15 +36,22 @@ std::vector<std::uint8_t> read_framebuffer(GLuint framebuffer, int width, int he
     return pixels;
 }
 
-void write_png(const std::filesystem::path& path, int width, int height,
-               std::span<const std::uint8_t> rgba) {
+std::string encode_png(int width, int height, std::span<const std::uint8_t> rgba) {
     PLAB_REQUIRE(
         width > 0 && height > 0 && rgba.size() == static_cast<std::size_t>(width) * height * 4,
-        "PNG " + path.string() + ": " + std::to_string(rgba.size()) + " bytes do not make a " +
-            std::to_string(width) + "x" + std::to_string(height) + " RGBA image");
-    const int ok = stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4);
-    PLAB_REQUIRE(ok != 0, "could not write PNG " + path.string() +
-                              " (stbi_write_png failed: is the folder there and writable?)");
+        "PNG: " + std::to_string(rgba.size()) + " bytes do not make a " + std::to_string(width) +
+            "x" + std::to_string(height) + " RGBA image");
+    std::string png;
+    // stb hands the encoded bytes over in pieces; 0 means it failed (out of memory).
+    const auto append = [](void* out, void* bytes, int size) {
+        static_cast<std::string*>(out)->append(static_cast<const char*>(bytes),
+                                               static_cast<std::size_t>(size));
+    };
+    const int ok = stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4);
+    PLAB_REQUIRE(ok != 0 && !png.empty(), "PNG: stbi_write_png_to_func failed to encode a " +
+                                              std::to_string(width) + "x" + std::to_string(height) +
+                                              " image");
+    return png;
 }
 
 }  // namespace plab::render

@@ -1,9 +1,10 @@
 #pragma once
-// Screenshots: read a framebuffer's colour back as RGBA bytes and write PNG files
-// (stb_image_write).
+// Screenshots: read a framebuffer's colour back as RGBA bytes and encode them as PNG
+// (stb_image_write) in memory; the app writes the bytes through its one file writer
+// (app/lab/output_file.h), so a screenshot is never half-written under its name.
 #include <cstdint>
-#include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 typedef unsigned int GLuint;
@@ -17,9 +18,8 @@ namespace plab::render {
 std::vector<std::uint8_t> read_framebuffer(GLuint framebuffer, int width, int height,
                                            bool opaque = true);
 
-// Writes top-row-first RGBA bytes as a PNG. Throws plab::Error naming the path when the
-// size does not match or the file cannot be written.
-void write_png(const std::filesystem::path& path, int width, int height,
-               std::span<const std::uint8_t> rgba);
+// The PNG file of top-row-first RGBA bytes. Throws plab::Error when the size does not match
+// or the encoder fails.
+std::string encode_png(int width, int height, std::span<const std::uint8_t> rgba);
 
 }  // namespace plab::render

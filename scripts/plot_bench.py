@@ -20,7 +20,7 @@ FIRST_STAT = "step_ms_median"
 STAGES = ["grid_ms", "reorder_ms", "forces_ms", "integrate_ms"]
 # Columns that say which configuration ran but never separate lines (the device follows the
 # backend, and the count is the x axis).
-NOT_A_SERIES = {"device", "particles"}
+NOT_A_SERIES = {"device", "particles", "valid", "invalid_reason"}
 
 
 class CsvError(Exception):
@@ -53,6 +53,11 @@ def read_sweep(path):
             raise CsvError(f"{path}: line {number}: {len(cells)} cells, the header has "
                            f"{len(header)} (truncated or damaged file?)")
         row = dict(zip(header, cells))
+        if row.get("valid") == "no":
+            # A diverged run's timings are not a result: never drawn.
+            print(f"plot_bench.py: {path}: line {number}: left out, the run diverged "
+                  f"({row.get('invalid_reason', '')})", file=sys.stderr)
+            continue
         for name in numeric:
             text = row[name]
             if text == "":
@@ -67,7 +72,7 @@ def read_sweep(path):
             raise CsvError(f"{path}: line {number}: particles must be positive")
         rows.append(row)
     if not rows:
-        raise CsvError(f"{path}: no configurations after the header")
+        raise CsvError(f"{path}: no valid configurations after the header")
     return config, rows
 
 

@@ -39,4 +39,18 @@ inline double stable_dt(double spring, double mass) {
     return contact_time(spring, 0.0, mass) / 20.0;
 }
 
+// The largest dt at which the explicit step still resolves contacts (the start-up check warns
+// above it; sim/run_checks.h): 1/ω₀ = √(μ/k) = t_c/π for the stiffness k of the spring and
+// the attraction together, and μ/(2c) for the dashpots c (damping and shear). A particle held
+// by a dense pack oscillates up to about twice as fast as one pair (ω ≈ 2ω₀) and semi-implicit
+// Euler diverges once ω·dt > 2, so both limits keep such a pack stable; stable_dt (t_c/20) is
+// the accurate choice well below them. Infinite without springs and dashpots.
+inline double dem_max_dt(double spring, double attraction, double damping, double shear,
+                         double mass) {
+    const double mu = reduced_mass(mass), k = spring + attraction, c = damping + shear;
+    const double by_spring = k > 0 ? std::sqrt(mu / k) : INFINITY;
+    const double by_dashpot = c > 0 ? mu / (2.0 * c) : INFINITY;
+    return std::fmin(by_spring, by_dashpot);
+}
+
 }  // namespace plab::sim

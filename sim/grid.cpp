@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/format_numbers.h"
 
 namespace plab::sim {
 
@@ -19,11 +20,11 @@ GridSpec make_grid(const Domain& domain, float cell_size) {
         return cells < 1.0 ? 1.0 : cells;
     };
     const double dx = dim(extent.x), dy = dim(extent.y), dz = dim(extent.z);
+    // Printed as doubles: a dimension can be past any integer (or infinite) here.
     PLAB_REQUIRE(dx * dy * dz <= static_cast<double>(kMaxCells),
-                 "grid of " + std::to_string(static_cast<uint64_t>(dx)) + "x" +
-                     std::to_string(static_cast<uint64_t>(dy)) + "x" +
-                     std::to_string(static_cast<uint64_t>(dz)) +
-                     " cells is too large: enlarge the radius or shrink the domain");
+                 format_numbers("grid of %.0fx%.0fx%.0f cells of %g m is too large (at most %.0f "
+                                "cells): enlarge the radius or shrink the domain",
+                                dx, dy, dz, cell_size, kMaxCells));
     GridSpec g;
     g.origin = domain.min;
     g.cell_size = cell_size;

@@ -107,8 +107,12 @@ std::vector<std::string> param_errors(const Params& p) {
     std::vector<std::string> errors;
     for (const ParamInfo& info : kTable) {
         const double v = info.get(p);
-        // Written so that NaN fails too.
-        if (!(v >= info.min && v <= info.max))
+        // A float field holds its bounds rounded to float: radius = 1e-5 is stored as
+        // 9.99999975e-06, which set_param accepted as given. Written so that NaN fails too.
+        const bool is_float = info.kind() == ParamKind::Float;
+        const double lo = is_float ? static_cast<float>(info.min) : info.min;
+        const double hi = is_float ? static_cast<float>(info.max) : info.max;
+        if (!(v >= lo && v <= hi))
             errors.push_back(std::string(info.name) + " = " + format_value(v) +
                              " is outside the allowed range " + range_text(info));
     }
@@ -134,12 +138,16 @@ void set_param(Params& p, std::string_view name, std::string_view text) {
     const char* first = text.data();
     const char* last = text.data() + text.size();
     const auto [end, ec] = std::from_chars(first, last, value);
+    if (ec == std::errc::result_out_of_range && end == last)
+        throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
+                    "' is beyond the range of a double; the allowed range is " + range_text(*info));
     if (ec != std::errc() || end != last || text.empty())
         throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
                     "' is not a number");
     if (info->kind() == ParamKind::Int && value != std::floor(value))
         throw Error("parameter " + std::string(name) + " takes a whole number, not " +
                     std::string(text));
+    // Checked as given, before the value is rounded to the field's type.
     if (!(value >= info->min && value <= info->max))
         throw Error("parameter " + std::string(name) + " = " + std::string(text) +
                     " is outside the allowed range " + range_text(*info));

@@ -6,31 +6,58 @@
 
 #include "sim/dem_theory.h"
 #include "sim/error.h"
+#include "sim/input_limits.h"
 #include "sim/sph_kernel.h"
 
 namespace plab::sim {
 namespace {
 
-// Smallest n with n³ ≥ count: the side of the initial lattice cube, in particles.
+// Smallest n with n³ ≥ count: the side of the initial lattice cube, in particles. The cube
+// root is within one of n, so each loop runs at most twice; counts are at most kMaxParticles
+// (preset_scene), so n³ stays far below 2^64.
 uint64_t cube_side(std::size_t count) {
+    PLAB_REQUIRE(count <= kMaxParticles, "a preset scene of " + std::to_string(count) +
+                                             " particles is more than the limit of " +
+                                             std::to_string(kMaxParticles));
     auto n = static_cast<uint64_t>(std::llround(std::cbrt(static_cast<double>(count))));
     while (n * n * n < count) ++n;
     while (n > 1 && (n - 1) * (n - 1) * (n - 1) >= count) --n;
     return std::max<uint64_t>(n, 1);
 }
 
+// The sample's box is [-1, 1]³ and its 262,144 particles start as a 64³ cube that fills it.
+// Larger runs keep that height, so the pile stays as deep as the sample's, and grow the box in
+// x and z only: a slab of n × layers × n particles. (A cube of 4M particles piles 162 deep,
+// more than the sample's soft spring holds at dt = 0.5: it blew up.)
 Scene classic_scene(std::size_t count, const Params& p) {
     const float spacing = 2.f * p.radius;
+    constexpr float kSampleHeight = 2.f;  // m: the sample's box
+    const auto layers =
+        std::max<uint64_t>(1, static_cast<uint64_t>(std::floor(kSampleHeight / spacing + 1e-4f)));
     const uint64_t n = cube_side(count);
-    const float cube = static_cast<float>(n) * spacing;
-    // The sample's box is [-1, 1]³; grow it (centred) only when the cube does not fit.
-    const float half = std::max(1.f, 0.5f * cube);
     Scene s;
     s.name = preset_name(Preset::Classic);
-    s.domain = {{-half, -half, -half}, {half, half, half}};
     ParticleBlock b;
-    b.min = s.domain.min;
-    b.max = b.min + Vec3{cube, cube, cube};
+    if (n <= layers) {
+        // Up to the sample's size: its cube in the corner of its box.
+        const float cube = static_cast<float>(n) * spacing;
+        const float half = std::max(1.f, 0.5f * cube);
+        s.domain = {{-half, -half, -half}, {half, half, half}};
+        b.min = s.domain.min;
+        b.max = b.min + Vec3{cube, cube, cube};
+    } else {
+        // Smallest n × n footprint whose `layers` hold the count.
+        const auto per_layer = (static_cast<uint64_t>(count) + layers - 1) / layers;
+        auto side = static_cast<uint64_t>(std::ceil(std::sqrt(static_cast<double>(per_layer))));
+        while (side * side < per_layer) ++side;
+        const float width = static_cast<float>(side) * spacing;
+        const float height = static_cast<float>(layers) * spacing;
+        const float half = std::max(1.f, 0.5f * width);
+        const float half_y = std::max(1.f, 0.5f * height);
+        s.domain = {{-half, -half_y, -half}, {half, half_y, half}};
+        b.min = s.domain.min;
+        b.max = b.min + Vec3{width, height, width};
+    }
     b.spacing = spacing;
     b.jitter = 0.01f * p.radius;  // as in the sample
     s.blocks.push_back(b);
@@ -59,8 +86,7 @@ Scene granular_scene(std::size_t count, const Params& p) {
 // lattice of the particle spacing; N = 2 n³ particles fill it with n = a / spacing.
 Scene water_scene(std::size_t count, const Params& p) {
     const float spacing = 2.f * p.radius;
-    uint64_t n = 1;
-    while (2 * n * n * n < count) ++n;
+    const uint64_t n = cube_side(count / 2 + count % 2);  // smallest n with 2 n³ ≥ count
     const float a = static_cast<float>(n) * spacing;
     Scene s;
     s.name = preset_name(Preset::Water);
@@ -136,6 +162,9 @@ Params preset_params(Preset preset) {
 
 Scene preset_scene(Preset preset, std::size_t count, const Params& params) {
     validate(params);
+    PLAB_REQUIRE(count <= kMaxParticles,
+                 "preset " + std::string(preset_name(preset)) + ": " + std::to_string(count) +
+                     " particles are more than the limit of " + std::to_string(kMaxParticles));
     switch (preset) {
         case Preset::Granular:
             return granular_scene(count, params);

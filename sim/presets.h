@@ -5,8 +5,9 @@
 //            [-1,1]³ box, dt 0.5, starting from a jittered cubic lattice in a corner. The sample
 //            adds the contact force to the velocity once per step (Δv = F); we integrate
 //            Δv = F·dt/m, so the preset sets m = dt = 0.5 to move identically. When N is more
-//            than the box holds (64³ = 262,144) the box and grid grow until the initial cube
-//            fits, every other parameter unchanged.
+//            than the box holds (64³ = 262,144) the box keeps its height and grows in x and z
+//            (a slab 64 layers deep), so the pile is as deep as the sample's at every size and
+//            its per-particle parameters hold; a deeper pile blows up at dt = 0.5.
 // water    — SPH liquid (model sph), SI units: 1 cm particle spacing, rest density 1000 kg/m³,
 //            speed of sound 60 m/s (≥ 10× the surge front of a column up to ~1.5 m high),
 //            dt at the CFL limit. Its scene is a dam break: a column a wide and 2a high (and a

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/error.h"
+#include "sim/input_limits.h"
 
 namespace plab::sim {
 
@@ -27,6 +28,27 @@ Params run_params(Preset preset, const std::optional<SceneFile>& file, std::size
     return p;
 }
 
+std::vector<AssignedParam> assigned_params(const std::vector<std::string>& assignments,
+                                           const std::optional<SceneFile>& file,
+                                           const std::string& source) {
+    std::vector<AssignedParam> out;
+    if (file) {
+        const std::string where = source.empty() ? file->name : source;
+        for (const std::string& key : file->param_keys)
+            out.push_back({key, where + ": params." + key});
+    }
+    for (const std::string& a : assignments) out.push_back({a.substr(0, a.find('=')), a});
+    return out;
+}
+
+InitialState RunRecipe::initial_state() const {
+    try {
+        return build_initial_state(scene, params, particles);
+    } catch (const Error& e) {
+        throw Error(source + ": " + e.what());
+    }
+}
+
 RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles) {
     RunRecipe r;
     r.scene_file = request.scene_file;
@@ -41,7 +63,11 @@ RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles) 
         r.particles = request.particles > 0 ? request.particles : default_particles;
         r.label = "preset " + std::string(preset_name(r.preset));
     }
-    PLAB_REQUIRE(r.particles >= 1, "the particle count must be at least 1");
+    // Errors about the scene name its file, else the preset.
+    r.source = request.scene_source.empty() ? r.label : request.scene_source;
+    PLAB_REQUIRE(r.particles >= 1 && r.particles <= kMaxParticles,
+                 r.source + ": the particle count must be in [1, " + std::to_string(kMaxParticles) +
+                     "], not " + std::to_string(r.particles));
     r.params = run_params(r.preset, r.scene_file, r.particles);
     if (!request.model.empty()) {  // a stated model guards against a preset or scene of the other
         const Model model = parse_model(request.model);
@@ -52,6 +78,14 @@ RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles) 
     for (const std::string& a : request.assignments) apply_assignment(r.params, a);
     validate(r.params);
     r.scene = run_scene(r.preset, r.scene_file, r.particles, r.params);
+    // What the scene cannot start fails now, named by its file (or preset), not at reset.
+    try {
+        check_scene(r.scene, r.params, r.particles);
+    } catch (const Error& e) {
+        throw Error(r.source + ": " + e.what());
+    }
+    r.assigned = assigned_params(request.assignments, r.scene_file, request.scene_source);
+    r.warnings = check_run(r.scene, r.params, r.assigned);
     return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include "sim/params.h"
 #include "sim/presets.h"
+#include "sim/run_checks.h"
 #include "sim/scene.h"
 #include "sim/scene_file.h"
 
@@ -31,14 +32,25 @@ struct RunRecipe {
     std::size_t particles = 0;
     std::string label;  // "preset classic" or "scene mixer (assets/scenes/mixer.json), preset ..."
     std::optional<SceneFile> scene_file;
+    std::vector<AssignedParam> assigned;  // what the scene file and the assignments set
+    std::vector<RunWarning> warnings;     // check_run's, for every surface to print or show
+    std::string source;  // what errors about the scene name: its file, else the label
 
-    InitialState initial_state() const { return build_initial_state(scene, params, particles); }
+    // build_initial_state, its errors prefixed with `source`.
+    InitialState initial_state() const;
 };
 
 // Resolves `request`; `default_particles` stands in for a count of 0 without a scene file.
-// Throws plab::Error naming what is wrong (unknown preset, count, model, assignment, a rule
-// the parameters break), before anything runs.
+// Throws plab::Error naming what is wrong (unknown preset, a count above kMaxParticles, model,
+// assignment, a rule the parameters break, a scene check_scene refuses, named by its file or
+// preset), before anything runs; collects check_run's warnings.
 RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles);
+
+// The parameters a scene file's "params" and `assignments` (name=value) set, each with where
+// it was set ("<source>: params.spring", "spring=4"), for check_run.
+std::vector<AssignedParam> assigned_params(const std::vector<std::string>& assignments,
+                                           const std::optional<SceneFile>& file,
+                                           const std::string& source);
 
 // The scene of `count` particles: a scene file's own blocks (at any count up to what they
 // place), else the preset's scene sized for the count.

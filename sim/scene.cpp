@@ -1,10 +1,14 @@
 #include "sim/scene.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "sim/block_lattice.h"
 #include "sim/derived.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/input_limits.h"
 
 namespace plab::sim {
 namespace {
@@ -22,56 +26,6 @@ struct Rng {
         return static_cast<float>(next() >> 40) * (2.f / 16777216.f) - 1.f;
     }
 };
-
-struct LatticeDims {
-    uint64_t x = 0, y = 0, z = 0;
-};
-
-LatticeDims lattice_dims(const ParticleBlock& b) {
-    if (!(b.spacing > 0.f)) return {};
-    auto n = [&](float lo, float hi) -> uint64_t {
-        const double cells = std::floor((static_cast<double>(hi) - lo) / b.spacing + 1e-4);
-        return cells > 0 ? static_cast<uint64_t>(cells) : 0;
-    };
-    return {n(b.min.x, b.max.x), n(b.min.y, b.max.y), n(b.min.z, b.max.z)};
-}
-
-Vec3 lattice_point(const ParticleBlock& b, uint64_t ix, uint64_t iy, uint64_t iz) {
-    return {b.min.x + b.spacing * (static_cast<float>(ix) + 0.5f),
-            b.min.y + b.spacing * (static_cast<float>(iy) + 0.5f),
-            b.min.z + b.spacing * (static_cast<float>(iz) + 0.5f)};
-}
-
-bool inside_shape(const ParticleBlock& b, Vec3 p) {
-    if (b.shape == BlockShape::Box) return true;
-    const Vec3 c = (b.min + b.max) * 0.5f;
-    const Vec3 half = (b.max - b.min) * 0.5f;
-    const float r = std::fmin(half.x, std::fmin(half.y, half.z));
-    return length_squared(p - c) <= r * r;
-}
-
-// Visits the lattice points of a block in placement order until `visit` returns false.
-template <typename Visit>
-void for_each_point(const ParticleBlock& b, Visit&& visit) {
-    const LatticeDims d = lattice_dims(b);
-    for (uint64_t z = 0; z < d.z; ++z)
-        for (uint64_t y = 0; y < d.y; ++y)
-            for (uint64_t x = 0; x < d.x; ++x) {
-                const Vec3 p = lattice_point(b, x, y, z);
-                if (inside_shape(b, p) && !visit(p)) return;
-            }
-}
-
-std::size_t block_capacity(const ParticleBlock& b) {
-    const LatticeDims d = lattice_dims(b);
-    if (b.shape == BlockShape::Box) return d.x * d.y * d.z;
-    std::size_t n = 0;
-    for_each_point(b, [&](Vec3) {
-        ++n;
-        return true;
-    });
-    return n;
-}
 
 bool contains(const Domain& d, Vec3 lo, Vec3 hi) {
     return lo.x >= d.min.x && lo.y >= d.min.y && lo.z >= d.min.z && hi.x <= d.max.x &&
@@ -116,48 +70,113 @@ HydrostaticColumn hydrostatic_column(const ParticleBlock& b, const Params& p, co
 
 }  // namespace
 
-std::size_t scene_capacity(const Scene& scene) {
-    std::size_t n = 0;
-    for (const auto& b : scene.blocks) n += block_capacity(b);
-    return n;
+std::size_t scene_capacity(const Scene& scene, std::size_t limit) {
+    // Counted against what is left below the limit, so a huge sphere stops early.
+    uint64_t n = 0;
+    for (const auto& b : scene.blocks) {
+        n += block_capacity(b, limit - n);
+        if (n >= limit) break;
+    }
+    return static_cast<std::size_t>(n);
 }
 
-InitialState build_initial_state(const Scene& scene, const Params& params, std::size_t count) {
-    validate(params);
+Domain lattice_bounds(const ParticleBlock& b) {
+    const LatticeDims d = lattice_dims(b);
+    if (d.x == 0 || d.y == 0 || d.z == 0) return {{1.f, 1.f, 1.f}, {0.f, 0.f, 0.f}};
+    return {lattice_point(b, 0, 0, 0), lattice_point(b, d.x - 1, d.y - 1, d.z - 1)};
+}
+
+GridSpec scene_grid(const Domain& domain, const Params& params) {
+    // SPH: cells half the kernel's reach, searched two deep (GridSpec::reach).
+    const bool sph = params.model == Model::Sph;
+    GridSpec g = make_grid(domain, interaction_range(params) * (sph ? 0.5f : 1.f));
+    g.reach = sph ? 2 : 1;
+    return g;
+}
+
+void check_scene(const Scene& scene, const Params& params, std::size_t count) {
+    const std::string name = "scene '" + scene.name + "'";
+    PLAB_REQUIRE(scene.blocks.size() <= kMaxBlocks,
+                 name + " has " + std::to_string(scene.blocks.size()) + " blocks; at most " +
+                     std::to_string(kMaxBlocks));
     for (std::size_t i = 0; i < scene.blocks.size(); ++i) {
         const auto& b = scene.blocks[i];
-        const std::string which = "scene '" + scene.name + "', block " + std::to_string(i);
+        const std::string which = name + ", block " + std::to_string(i);
         PLAB_REQUIRE(b.spacing > 0.f && std::isfinite(b.spacing),
                      which + ": spacing must be positive");
         PLAB_REQUIRE(b.jitter >= 0.f && std::isfinite(b.jitter),
                      which + ": jitter must be zero or positive");
-        PLAB_REQUIRE(contains(scene.domain, b.min, b.max), which + " lies outside the domain");
+        PLAB_REQUIRE(std::isfinite(b.velocity.x) && std::isfinite(b.velocity.y) &&
+                         std::isfinite(b.velocity.z),
+                     which + ": velocity must be finite");
+        PLAB_REQUIRE(contains(scene.domain, b.min, b.max),
+                     which +
+                         format_numbers(" ([%g, %g, %g] to [%g, %g, %g] m)", b.min.x, b.min.y,
+                                        b.min.z, b.max.x, b.max.y, b.max.z) +
+                         " lies outside the domain" +
+                         format_numbers(" ([%g, %g, %g] to [%g, %g, %g] m)", scene.domain.min.x,
+                                        scene.domain.min.y, scene.domain.min.z, scene.domain.max.x,
+                                        scene.domain.max.y, scene.domain.max.z));
+        const LatticeDims d = lattice_dims(b);
+        PLAB_REQUIRE(std::max({d.x, d.y, d.z}) <= kMaxLatticeAxis,
+                     which + format_numbers(": spacing %g m puts more than %.0f lattice points "
+                                            "along an axis (float coordinates no longer tell "
+                                            "them apart)",
+                                            b.spacing, kMaxLatticeAxis));
     }
-    const std::size_t capacity = scene_capacity(scene);
-    PLAB_REQUIRE(count <= capacity, "scene '" + scene.name + "' can place at most " +
-                                        std::to_string(capacity) + " particles, " +
-                                        std::to_string(count) + " were asked for");
-    PLAB_REQUIRE(count <= 0xfffffffeull, "particle count must fit in 32-bit ids");
+    PLAB_REQUIRE(count <= kMaxParticles, name + ": " + std::to_string(count) +
+                                             " particles are more than the limit of " +
+                                             std::to_string(kMaxParticles));
+    // Counted only as far as needed: short of `count`, the count is exact.
+    const std::size_t capacity = scene_capacity(scene, count);
+    PLAB_REQUIRE(count <= capacity, name + " can place at most " + std::to_string(capacity) +
+                                        " particles, " + std::to_string(count) + " were asked for");
+    validate(params);
+    scene_grid(scene.domain, params);  // throws when too large
+}
 
+InitialState build_initial_state(const Scene& scene, const Params& params, std::size_t count) {
+    check_scene(scene, params, count);
     InitialState s;
     s.domain = scene.domain;
-    // SPH: cells half the kernel's reach, searched two deep (GridSpec::reach).
-    const bool sph = params.model == Model::Sph;
-    s.grid = make_grid(scene.domain, interaction_range(params) * (sph ? 0.5f : 1.f));
-    s.grid.reach = sph ? 2 : 1;
+    s.grid = scene_grid(scene.domain, params);
     s.pos.reserve(count);
     s.vel.reserve(count);
     Rng rng{scene.seed};
-    for (const auto& b : scene.blocks) {
-        if (s.pos.size() == count) break;
-        const HydrostaticColumn column = hydrostatic_column(b, params, scene.domain);
-        for_each_point(b, [&](Vec3 p) {
-            const Vec3 j{rng.symmetric(), rng.symmetric(), rng.symmetric()};
-            p.y = column.place(p.y);
-            s.pos.push_back(to_float4(p + j * b.jitter));
-            s.vel.push_back(to_float4(b.velocity));
+    const Domain& d = scene.domain;
+    for (std::size_t i = 0; i < scene.blocks.size() && s.pos.size() < count; ++i) {
+        const ParticleBlock& b = scene.blocks[i];
+        const HydrostaticColumn column = hydrostatic_column(b, params, d);
+        // Refused below, with the first offender: a start no step can recover from.
+        std::size_t outside = 0, non_finite = 0;
+        Vec3 first{};
+        for_each_row(b, [&](const LatticeRow& row) {
+            for (uint64_t x = row.first_x; x < row.end_x && s.pos.size() < count; ++x) {
+                Vec3 p = lattice_point(b, x, row.y, row.z);
+                const Vec3 j{rng.symmetric(), rng.symmetric(), rng.symmetric()};
+                p.y = column.place(p.y);
+                p = p + j * b.jitter;
+                if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+                    if (non_finite++ == 0) first = p;
+                } else if (!contains(d, p, p) && outside++ == 0) {
+                    first = p;
+                }
+                s.pos.push_back(to_float4(p));
+                s.vel.push_back(to_float4(b.velocity));
+            }
             return s.pos.size() < count;
         });
+        const std::string which = "scene '" + scene.name + "', block " + std::to_string(i);
+        PLAB_REQUIRE(non_finite == 0, which + ": " + std::to_string(non_finite) +
+                                          " particles start at a non-finite position (the "
+                                          "coordinates overflow float)");
+        PLAB_REQUIRE(outside == 0,
+                     which + ": " + std::to_string(outside) +
+                         " particles start outside the domain" +
+                         format_numbers(" (the first at [%g, %g, %g] m): its jitter %g m "
+                                        "reaches past the walls; keep it below half the "
+                                        "spacing (%g m)",
+                                        first.x, first.y, first.z, b.jitter, 0.5 * b.spacing));
     }
     return s;
 }

@@ -1,12 +1,15 @@
 #pragma once
 // A scene says where particles start: a domain box and blocks of particles placed on a
-// jittered cubic lattice. Presets build scenes; scene files (later) will too.
+// jittered cubic lattice. Presets and scene files build scenes. Sizes are counted by
+// arithmetic (a box in closed form, a sphere row by row), never by visiting every lattice
+// point, and every limit is in sim/input_limits.h.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/grid.h"
+#include "sim/input_limits.h"
 #include "sim/params.h"
 #include "sim/vec.h"
 
@@ -36,12 +39,30 @@ struct InitialState {
     std::vector<Float4> pos, vel;  // in id order
 };
 
-// How many particles the scene's blocks can place.
-std::size_t scene_capacity(const Scene& scene);
+// How many particles the scene's blocks can place, counted up to `limit` (a scene that places
+// more reports `limit`; by default kMaxParticles + 1, one past what a run may ask for).
+// O(rows of a sphere) at most, and a sphere's rows are only counted until the limit.
+std::size_t scene_capacity(const Scene& scene, std::size_t limit = kMaxParticles + 1);
+
+// The box spanned by a block's lattice points (before jitter); min > max on some axis when
+// the block places nothing.
+Domain lattice_bounds(const ParticleBlock& block);
+
+// The grid a run of `params` builds over `domain`: cells one interaction range wide (DEM),
+// half of one searched two deep (SPH). Throws plab::Error when it is larger than kMaxCells.
+GridSpec scene_grid(const Domain& domain, const Params& params);
+
+// Throws plab::Error naming the scene (and the block) when it cannot start `count` particles
+// with `params`: more than kMaxBlocks blocks; a block whose spacing is not positive, whose
+// jitter is negative, whose velocity is not finite, that lies outside the domain or has more
+// than kMaxLatticeAxis lattice points along an axis; a count above kMaxParticles or above
+// scene_capacity; a grid larger than kMaxCells.
+void check_scene(const Scene& scene, const Params& params, std::size_t count);
 
 // Places `count` particles (blocks in order, x fastest, then y, then z) and builds the grid
-// with one-diameter cells. Throws plab::Error when the parameters are invalid, a block lies
-// outside the domain, or `count` exceeds scene_capacity.
+// (scene_grid). Throws plab::Error when the parameters are invalid, check_scene fails, or a
+// particle would start outside the domain or at a non-finite position (a jitter past the
+// walls, coordinates that overflow).
 InitialState build_initial_state(const Scene& scene, const Params& params, std::size_t count);
 
 }  // namespace plab::sim

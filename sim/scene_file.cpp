@@ -2,12 +2,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 
+#include "sim/block_lattice.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/input_limits.h"
+#include "sim/json_text.h"
 
 namespace plab::sim {
 namespace {
@@ -49,6 +54,15 @@ double number(const Json& v, const Where& where) {
     return d;
 }
 
+// A number stored as float: one past float's range would become infinity.
+float real(const Json& v, const Where& where) {
+    const double d = number(v, where);
+    if (!fits_float(d))
+        where.fail(format_numbers("%g is beyond the range of float (magnitude at most %g)", d,
+                                  std::numeric_limits<float>::max()));
+    return static_cast<float>(d);
+}
+
 std::string text(const Json& v, const Where& where) {
     if (!v.is_string()) where.fail("expected a string, got " + std::string(v.type_name()));
     return v.get<std::string>();
@@ -56,9 +70,7 @@ std::string text(const Json& v, const Where& where) {
 
 Vec3 vec3(const Json& v, const Where& where) {
     if (!v.is_array() || v.size() != 3) where.fail("expected an array of 3 numbers");
-    return {static_cast<float>(number(v[0], where.index(0))),
-            static_cast<float>(number(v[1], where.index(1))),
-            static_cast<float>(number(v[2], where.index(2)))};
+    return {real(v[0], where.index(0)), real(v[1], where.index(1)), real(v[2], where.index(2))};
 }
 
 Domain domain(const Json& v, const Where& where) {
@@ -87,10 +99,16 @@ ParticleBlock block(const Json& v, const Where& where) {
     }
     b.min = vec3(v["min"], where.at("min"));
     b.max = vec3(v["max"], where.at("max"));
-    b.spacing = static_cast<float>(number(v["spacing"], where.at("spacing")));
+    b.spacing = real(v["spacing"], where.at("spacing"));
     if (!(b.spacing > 0.f)) where.at("spacing").fail("must be positive (m)");
+    const LatticeDims d = lattice_dims(b);
+    if (std::max({d.x, d.y, d.z}) > kMaxLatticeAxis)
+        where.at("spacing").fail(format_numbers(
+            "%g m puts more than %.0f lattice points along an axis of the block (float "
+            "coordinates no longer tell them apart)",
+            b.spacing, kMaxLatticeAxis));
     if (v.contains("jitter")) {
-        b.jitter = static_cast<float>(number(v["jitter"], where.at("jitter")));
+        b.jitter = real(v["jitter"], where.at("jitter"));
         if (b.jitter < 0.f) where.at("jitter").fail("must not be negative (m)");
     }
     if (v.contains("velocity")) b.velocity = vec3(v["velocity"], where.at("velocity"));
@@ -103,43 +121,19 @@ SceneCamera camera(const Json& v, const Where& where) {
         if (!v.contains(key)) where.fail(std::string("missing '") + key + "'");
     SceneCamera c;
     c.target = vec3(v["target"], where.at("target"));
-    c.distance = static_cast<float>(number(v["distance"], where.at("distance")));
+    c.distance = real(v["distance"], where.at("distance"));
     if (!(c.distance > 0.f)) where.at("distance").fail("must be positive (m)");
-    c.yaw_deg = static_cast<float>(number(v["yaw"], where.at("yaw")));
-    c.pitch_deg = static_cast<float>(number(v["pitch"], where.at("pitch")));
+    c.yaw_deg = real(v["yaw"], where.at("yaw"));
+    c.pitch_deg = real(v["pitch"], where.at("pitch"));
     if (!(c.pitch_deg > -89.f && c.pitch_deg < 89.f))
         where.at("pitch").fail("must be within (-89, 89) degrees");
     return c;
 }
 
-// Line and column of a byte offset, for JSON syntax errors.
-std::string line_and_column(std::string_view s, std::size_t offset) {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < s.size(); ++i) {
-        if (s[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(column);
-}
-
 }  // namespace
 
 SceneFile parse_scene_file(std::string_view json_text, const std::string& source) {
-    Json root;
-    try {
-        root = Json::parse(json_text.begin(), json_text.end());
-    } catch (const Json::parse_error& e) {
-        // e.byte is one past the offending character.
-        const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-        std::string what = e.what();
-        const auto colon = what.rfind(": ");
-        if (colon != std::string::npos) what = what.substr(colon + 2);
-        throw Error(source + ":" + line_and_column(json_text, at) + ": invalid JSON: " + what);
-    }
+    const Json root = parse_json(json_text, source);
     const Where top{source, ""};
     require_only_keys(root, top,
                       {"name", "description", "model", "preset", "params", "domain", "blocks",
@@ -188,6 +182,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
             } catch (const Error& e) {
                 w.fail(e.what());
             }
+            f.param_keys.push_back(key);
         }
     }
 
@@ -196,9 +191,15 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
     const bool has_blocks = root.contains("blocks");
     if (root.contains("particles")) {
         const Json& n = root["particles"];
-        if (!n.is_number_integer() || n.get<long long>() < 0)
-            top.at("particles").fail("expected a whole number of particles, 0 or more");
-        f.particles = n.get<std::size_t>();
+        const Where w = top.at("particles");
+        // Signed and unsigned integers apart, so neither wraps into the other.
+        if (!n.is_number_integer() || (n.is_number_unsigned() ? false : n.get<long long>() < 0))
+            w.fail("expected a whole number of particles, 0 or more");
+        const auto count = n.get<unsigned long long>();
+        if (count > kMaxParticles)
+            w.fail(std::to_string(count) + " is more than the limit of " +
+                   std::to_string(kMaxParticles) + " particles");
+        f.particles = static_cast<std::size_t>(count);
     } else if (!has_blocks) {
         top.fail("without 'blocks', 'particles' says how many the preset's scene gets");
     }
@@ -210,10 +211,31 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
         const Json& blocks = root["blocks"];
         if (!blocks.is_array() || blocks.empty())
             top.at("blocks").fail("expected a non-empty array of blocks");
-        for (std::size_t i = 0; i < blocks.size(); ++i)
-            f.scene.blocks.push_back(block(blocks[i], top.at("blocks").index(i)));
+        if (blocks.size() > kMaxBlocks)
+            top.at("blocks").fail(std::to_string(blocks.size()) + " blocks; at most " +
+                                  std::to_string(kMaxBlocks));
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+            const Where w = top.at("blocks").index(i);
+            const ParticleBlock b = block(blocks[i], w);
+            const Domain& d = f.scene.domain;
+            if (!(b.min.x >= d.min.x && b.min.y >= d.min.y && b.min.z >= d.min.z &&
+                  b.max.x <= d.max.x && b.max.y <= d.max.y && b.max.z <= d.max.z))
+                w.fail(format_numbers("[%g, %g, %g] to [%g, %g, %g] m lies outside the domain ",
+                                      b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z) +
+                       format_numbers("[%g, %g, %g] to [%g, %g, %g] m", d.min.x, d.min.y, d.min.z,
+                                      d.max.x, d.max.y, d.max.z));
+            f.scene.blocks.push_back(b);
+        }
         f.has_own_blocks = true;
-        const std::size_t capacity = scene_capacity(f.scene);
+        const std::size_t capacity = scene_capacity(f.scene);  // at most kMaxParticles + 1
+        if (!root.contains("particles") && capacity > kMaxParticles)
+            top.at("blocks").fail("they place more than the limit of " +
+                                  std::to_string(kMaxParticles) +
+                                  " particles; give 'particles' or a coarser spacing");
+        if (capacity == 0)
+            top.at("blocks").fail(
+                "they place no particles: every block is smaller than its "
+                "spacing (or, for a sphere, its lattice misses the sphere)");
         if (!root.contains("particles")) f.particles = capacity;
         if (f.particles > capacity)
             top.at("particles")
@@ -224,16 +246,18 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
         f.scene = preset_scene(f.preset, f.particles, f.params);
         f.scene.name = f.name;
     }
+    // Whatever the scene itself cannot start (a grid too large for the domain and radius)
+    // fails here, with the file's name, instead of when a run starts.
+    try {
+        check_scene(f.scene, f.params, f.particles);
+    } catch (const Error& e) {
+        top.fail(e.what());
+    }
     return f;
 }
 
 SceneFile load_scene_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open the scene file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw Error(path.string() + ": cannot read the scene file");
-    return parse_scene_file(text.str(), path.string());
+    return parse_scene_file(read_input_file(path, kMaxSceneFileBytes, "scene file"), path.string());
 }
 
 }  // namespace plab::sim

@@ -21,11 +21,23 @@
 // "camera" (optional) is where the app's orbit camera starts: the point it looks at (m), its
 // distance from it (m), yaw (degrees, 0 looks along −z) and pitch (degrees, positive looks
 // down); without it the app frames the domain.
+//
+// Limits (sim/input_limits.h), each refused with the file and the key: the file is a regular
+// file of at most 16 MiB (not a directory, device or FIFO) holding JSON nested at most 64
+// deep; every number fits a double (1e999 does not) and every coordinate, spacing, jitter,
+// velocity and camera value fits a float (magnitude at most 3.4e38); "particles" is a whole
+// number from 0 to 2147483647; at most 4096 blocks, each inside the domain with at most 2^24
+// lattice points along an axis; the grid of the domain at the radius has at most 2^28 cells.
+// Parameters are checked against their range as written, before rounding to float. A
+// parameter of the other model (a DEM "spring" in a water scene) is kept but has no effect;
+// the run warns about it (sim/run_checks.h), as it does about overlapping blocks and a dt
+// above the stable limit.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/params.h"
 #include "sim/presets.h"
@@ -49,13 +61,15 @@ struct SceneFile {
     std::size_t particles = 0;
     bool has_own_blocks = false;  // false: `scene` is the preset's, built for `particles`
     std::optional<SceneCamera> camera;
+    std::vector<std::string> param_keys;  // the parameters "params" sets, in file order
 };
 
-// Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: ..." for a
-// JSON syntax error).
+// Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: <key>:
+// invalid JSON at byte <n>: <parser's reason>" for a JSON syntax or number-range error).
 SceneFile parse_scene_file(std::string_view json_text, const std::string& source);
 
-// Reads and parses a file; a missing or unreadable file is a plab::Error naming it.
+// Reads and parses a file; a missing, unreadable, oversized or irregular file (a directory,
+// /dev/zero, a FIFO) is a plab::Error naming it, raised before anything is read.
 SceneFile load_scene_file(const std::filesystem::path& path);
 
 }  // namespace plab::sim

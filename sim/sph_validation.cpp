@@ -122,16 +122,19 @@ DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, 
 namespace {
 
 // Steps until `seconds` more of simulated time have passed (whole steps of p.dt).
-void advance(Simulator& sim, Params p, double seconds) {
+void advance(Simulator& sim, Params p, double seconds, const StepHook& after_step) {
     const auto steps = static_cast<long>(std::ceil(seconds / p.dt - 1e-9));
     p.substeps = 1;
-    for (long s = 0; s < steps; ++s) sim.step(p);
+    for (long s = 0; s < steps; ++s) {
+        sim.step(p);
+        if (after_step) after_step();
+    }
 }
 
 }  // namespace
 
-std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until,
-                                       double every) {
+std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until, double every,
+                                       const StepHook& after_step) {
     PLAB_REQUIRE(every > 0 && until > 0, "dam break: sample spacing and end must be positive");
     sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
     const double g = std::sqrt(double(c.params.gravity_x) * c.params.gravity_x +
@@ -147,6 +150,7 @@ std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double 
         while (steps * dt_dimless < next - 1e-12) {
             sim.step(p);
             ++steps;
+            if (after_step) after_step();
         }
         out.push_back({steps * dt_dimless, surge_front(sim.download(), p, c.scene.domain) / c.a});
     }
@@ -197,14 +201,14 @@ PressureFit fit_pressure(const DepthProfile& prof, double y_lo, double y_hi, dou
 }
 
 DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
-                             double gap) {
+                             double gap, const StepHook& after_step) {
     PLAB_REQUIRE(snapshots >= 1, "hydrostatic: at least one snapshot");
     sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
-    advance(sim, c.params, settle);
+    advance(sim, c.params, settle, after_step);
     const double margin = 2.5 * 2.0 * c.params.radius;
     DepthProfile mean;
     for (int k = 0; k < snapshots; ++k) {
-        advance(sim, c.params, gap);
+        advance(sim, c.params, gap, after_step);
         const DepthProfile prof = depth_profile(sim.download(), c.params, c.scene.domain, margin);
         if (k == 0) {
             mean = prof;

@@ -8,6 +8,7 @@
 // T = t √(2g/a).
 // Hydrostatic tank: a layer of depth H at rest; after settling, p(y) should be ρ₀ g (H − y).
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sim/params.h"
@@ -60,8 +61,11 @@ DepthProfile depth_profile(const Snapshot& s, const Params& p, const Domain& d, 
 struct FrontSample {
     double t, z;
 };
-std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until,
-                                       double every);
+// `after_step`, when given, is called after every step; an exception from it ends the run
+// (the app stops an interrupted validation this way).
+using StepHook = std::function<void()>;
+std::vector<FrontSample> run_dam_break(Simulator& sim, const SphCase& c, double until, double every,
+                                       const StepHook& after_step = {});
 
 // The start delay ΔT in [0, max_delay] (steps of 0.01) that brings the simulated front
 // closest to Martin & Moyce's points (T ≤ `until`), compared as Z_sim(T − ΔT) against Z(T);
@@ -85,8 +89,9 @@ PressureFit fit_pressure(const DepthProfile& prof, double y_lo, double y_hi, dou
 
 // The hydrostatic run: settle for `settle` seconds, then average the depth profile of
 // `snapshots` snapshots `gap` seconds apart (single snapshots carry the acoustic noise of a
-// weakly compressible liquid). The simulator is reset to the case.
+// weakly compressible liquid). The simulator is reset to the case. `after_step` as for
+// run_dam_break.
 DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
-                             double gap);
+                             double gap, const StepHook& after_step = {});
 
 }  // namespace plab::sim

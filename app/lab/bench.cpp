@@ -14,6 +14,7 @@
 #include "app/lab/frame_bench.h"
 #endif
 #include "sim/neighbour_stats.h"
+#include "sim/run_checks.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
@@ -38,14 +39,13 @@ void require_render_mode(std::string_view mode) {
                 "'");
 }
 
-void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
     require_render_mode(c.render);
     PLAB_REQUIRE(c.screenshot.empty() || c.render != "off",
                  "--screenshot needs --render: it saves a rendered frame");
     if (c.render != "off") {
 #if PLAB_HAS_RENDER
-        run_frame_bench(c, out, progress);
-        return;
+        return run_frame_bench(c, out, progress);
 #else
         throw Error("--render needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
 #endif
@@ -77,6 +77,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << (variants.double_state ? "; positions and velocities in double precision" : "") << "\n";
     out << "  steps        " << c.steps << " measured after " << c.warmup << " warm-up, dt "
         << params.dt << " s, substeps forced to 1\n";
+    out << sim::warning_lines(run.warnings(), "  WARNING      ");
     if (cuda) {
 #if PLAB_HAS_CUDA
         out << format_numbers(
@@ -92,6 +93,13 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const std::vector<sim::StageTimings>& staged = result.staged;
     const double wall_ms = result.wall_ms;
     if (!result.notes.empty()) out << "  note         " << result.notes << "\n";
+    out << "  window       " << result.window << "\n";
+    // Said before any number: timings of a blown-up state are not a result.
+    const bool valid = result.invalid.empty();
+    const char* mark = valid ? "" : "  [INVALID]";
+    if (!valid)
+        out << "\n  INVALID      the run diverged " << result.invalid
+            << "\n               The timings below are not a result.\n";
     const bool persistent = result.persistent;
     // Measured as one launch per step (graph or persistent kernel): stages come from plain
     // launches.
@@ -99,7 +107,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
 
     const char* clock = cuda ? "CUDA events" : "steady clock";
     out << "\nstage (" << clock << (whole ? ", plain launches" : "")
-        << ")   median ms    p10 ms    p90 ms\n";
+        << ")   median ms    p10 ms    p90 ms" << mark << "\n";
     print_stage(out, "grid build", timing_column(staged, &sim::StageTimings::grid_ms));
     print_stage(out, "sort/reorder", timing_column(staged, &sim::StageTimings::reorder_ms));
     const bool fused = !staged.empty() && staged.front().integrate_fused;
@@ -119,13 +127,15 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     }
 
     const double step_ms = median(timing_column(measured, &sim::StageTimings::total_ms));
-    const double per_s = 1000.0 * c.steps / wall_ms;
+    const double per_s = 1000.0 * result.steps / wall_ms;
     out << "\n";
-    out << format_numbers("  median step   %.4f ms", step_ms) << " (" << clock << ")\n";
+    out << format_numbers("  median step   %.4f ms", step_ms) << " (" << clock << ")" << mark
+        << "\n";
     out << format_numbers(
-        "  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured "
-        "steps)\n",
-        per_s, per_s * static_cast<double>(particles));
+               "  throughput    %.1f steps/s, %.3g particle-steps/s (wall clock over the measured "
+               "steps)",
+               per_s, per_s * static_cast<double>(particles))
+        << mark << "\n";
 
     const sim::SimStats st = simulator->stats(params);
     // The work the force pass did per particle on the final state (explains its time).
@@ -147,6 +157,7 @@ void run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                               sim::sph_max_dt(params, st.max_speed));
     const std::string why = sim::divergence_reason(st, params);
     if (!why.empty()) out << "  DIVERGED      " << why << "\n";
+    return valid;
 }
 
 }  // namespace plab::app

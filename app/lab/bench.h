@@ -7,8 +7,13 @@
 
 namespace plab::app {
 
-// Runs the benchmark and prints to `out` (progress goes to `progress` when not null).
-// Throws plab::Error on bad configuration.
-void run_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
+// The exit code of a benchmark or sweep whose run diverged or holds non-finite particles: its
+// timings are printed marked INVALID and are not a result.
+inline constexpr int kInvalidRunExit = 3;
+
+// Runs the benchmark and prints to `out` (progress goes to `progress` when not null). Returns
+// false when the run diverged (the divergence guard's reason is printed first and the timings
+// are marked INVALID). Throws plab::Error on bad configuration.
+bool run_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
 
 }  // namespace plab::app

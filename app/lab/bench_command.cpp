@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/lab/bench.h"
+#include "app/lab/count_option.h"
 #include "app/lab/sweep.h"
 #include "sim/enum_names.h"
 #include "sim/error.h"
@@ -30,9 +31,25 @@ BenchCommand::BenchCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--scene", b.scene,
                  "Scene file (JSON); replaces --preset, its own count unless --particles");
-    c.add_option("--particles", b.particles, "Number of particles")->capture_default_str();
-    c.add_option("--steps", b.steps, "Measured steps")->capture_default_str();
-    c.add_option("--warmup", b.warmup, "Warm-up steps before measuring")->capture_default_str();
+    c.add_option("--particles", b.particles, "Number of particles")
+        ->check(count_check(1, sim::kMaxParticles))
+        ->capture_default_str();
+    c.add_option("--steps", b.steps, "Measured steps")
+        ->check(count_check(1, sim::kMaxBenchSteps))
+        ->capture_default_str();
+    c.add_option("--warmup", b.warmup, "Warm-up steps before measuring")
+        ->check(count_check(0, sim::kMaxBenchSteps))
+        ->capture_default_str();
+    c.add_option("--window", b.window,
+                 "Which part of the run is measured: auto (settled for DEM, flow for SPH), start "
+                 "(right after the warm-up), settled (once the pile has come to rest) or flow "
+                 "(every step of the first --flow-time simulated seconds)")
+        ->check(CLI::IsMember({"auto", "start", "settled", "flow"}))
+        ->capture_default_str();
+    c.add_option("--flow-time", b.flow_time,
+                 "Simulated seconds the flow window covers (it sets the measured steps)")
+        ->check(CLI::Range(1e-6, 1e6))
+        ->capture_default_str();
     c.add_option("--render", b.render,
                  "Time whole frames headless: " + sim::choice_list(kRenderModes) +
                      " (feed path); with --sweep, at every point")
@@ -76,8 +93,9 @@ int BenchCommand::run() {
     if (!sweeps_.empty()) {
         PLAB_REQUIRE(!exporting, "--export and --sweep do not go together");
         PLAB_REQUIRE(config_.screenshot.empty(), "--screenshot and --sweep do not go together");
-        run_sweep(config_, sweeps_, sweep_out_, std::cout, std::cerr, progress);
-        return 0;
+        return run_sweep(config_, sweeps_, sweep_out_, std::cout, std::cerr, progress)
+                   ? 0
+                   : kInvalidRunExit;
     }
     PLAB_REQUIRE(sweep_out_.empty(), "--out goes with --sweep");
     if (exporting) {
@@ -88,8 +106,7 @@ int BenchCommand::run() {
     }
     PLAB_REQUIRE(c.count("--export-every") == 0 && c.count("--duration") == 0,
                  "--export-every and --duration go with --export DIR");
-    run_bench(config_, std::cout, progress);
-    return 0;
+    return run_bench(config_, std::cout, progress) ? 0 : kInvalidRunExit;
 }
 
 }  // namespace plab::app

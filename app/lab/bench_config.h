@@ -20,6 +20,11 @@ struct BenchConfig {
     std::string scene;            // scene file (JSON); its preset and parameters replace
                                   // --preset, and --set applies over them
     int steps = 200;
+    // Which part of a run is measured (bench_run.h: resolve_window): auto (settled for DEM,
+    // flow for SPH), start (right after the warm-up), settled (once the pile has come to rest)
+    // or flow (every step over the first flow_time simulated seconds).
+    std::string window = "auto";
+    double flow_time = 1.0;  // s of simulated time the flow window covers
     int warmup = 20;
     sim::SimulatorOptions options;         // the step variants (sim/variants.h)
     std::vector<std::string> assignments;  // --set name=value

@@ -1,12 +1,22 @@
 #include "app/lab/bench_run.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ostream>
+#include <vector>
 
+#include "app/lab/interrupt.h"
+#include "app/lab/sim_time.h"
+#include "sim/divergence.h"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/input_limits.h"
 #include "sim/scene_file.h"
 
 namespace plab::app {
+
+using sim::format_numbers;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -17,6 +27,12 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
     auto last_report = Clock::now();
     bool reported = false;
     for (int i = 0; i < steps; ++i) {
+        // SIGINT or SIGTERM: the step loop ends; the caller says what was kept.
+        if (interrupted()) {
+            if (reported) *progress << "\n";
+            throw_if_interrupted("at " + std::string(label) + " step " + std::to_string(i + 1) +
+                                 "/" + std::to_string(steps));
+        }
         s.step(p);
         if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
             *progress << "\r  " << label << " step " << i + 1 << "/" << steps << std::flush;
@@ -31,8 +47,31 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
 
 }  // namespace
 
+BenchWindow resolve_window(const std::string& window, sim::Model model) {
+    if (window == "auto")
+        return model == sim::Model::Dem ? BenchWindow::Settled : BenchWindow::Flow;
+    if (window == "start") return BenchWindow::Start;
+    if (window == "settled") return BenchWindow::Settled;
+    if (window == "flow") return BenchWindow::Flow;
+    throw Error("--window takes auto, start, settled or flow, not '" + window + "'");
+}
+
+std::string_view window_name(BenchWindow window) {
+    switch (window) {
+        case BenchWindow::Start:
+            return "start";
+        case BenchWindow::Settled:
+            return "settled";
+        case BenchWindow::Flow:
+            return "flow";
+    }
+    return "?";
+}
+
 sim::RunRecipe bench_recipe(const BenchConfig& c) {
-    PLAB_REQUIRE(c.particles >= 1, "--particles must be at least 1");
+    PLAB_REQUIRE(c.particles >= 1 && c.particles <= sim::kMaxParticles,
+                 "--particles must be in [1, " + std::to_string(sim::kMaxParticles) + "], not " +
+                     std::to_string(c.particles));
     sim::RunRequest request;
     request.preset = c.preset;
     if (!c.scene.empty()) {
@@ -49,39 +88,116 @@ sim::RunRecipe bench_recipe(const BenchConfig& c) {
 }
 
 BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
-    PLAB_REQUIRE(c.steps >= 1, "--steps must be at least 1");
-    PLAB_REQUIRE(c.warmup >= 0, "--warmup must not be negative");
+    const auto max_steps = static_cast<int>(sim::kMaxBenchSteps);
+    PLAB_REQUIRE(c.steps >= 1 && c.steps <= max_steps, "--steps must be in [1, " +
+                                                           std::to_string(max_steps) + "], not " +
+                                                           std::to_string(c.steps));
+    PLAB_REQUIRE(c.warmup >= 0 && c.warmup <= max_steps, "--warmup must be in [0, " +
+                                                             std::to_string(max_steps) + "], not " +
+                                                             std::to_string(c.warmup));
     sim::validate(c.options);
 
     const sim::RunRecipe recipe = bench_recipe(c);
     params_ = recipe.params;
     label_ = recipe.label;
+    warnings_ = recipe.warnings;
     simulator_ = sim::make_simulator(c.backend, &fallback_, c.options);
     initial_ = recipe.initial_state();
     simulator_->reset(initial_, params_);
 }
 
+std::string invalid_state(sim::Simulator& simulator, const sim::Params& params, const char* when) {
+    const std::string why = sim::divergence_reason(simulator.stats(params), params);
+    return why.empty() ? why : std::string(when) + ": " + why;
+}
+
+// Steps until the pile is at rest: its kinetic energy down to kSettledShare of its peak, or no
+// longer falling (a box filled to the top keeps a small jiggle that no damping here removes:
+// below a quarter of the peak and within 5% of what it was kSettlePlateau checks before), at
+// most kSettleLimit steps. Returns the window's description.
+std::string BenchRun::settle(std::ostream* progress) {
+    std::vector<double> energies;
+    double peak = 0;
+    int steps = 0;
+    const char* state = "NOT settled within the limit of";
+    while (steps < kSettleLimit) {
+        run_steps(*simulator_, params_, kSettleCheck, progress, "settle");
+        steps += kSettleCheck;
+        const sim::SimStats s = simulator_->stats(params_);
+        if (!sim::divergence_reason(s, params_).empty()) break;  // said as invalid later
+        energies.push_back(s.kinetic_energy);
+        peak = std::max(peak, s.kinetic_energy);
+        const double e = s.kinetic_energy;
+        if (energies.size() < 2) continue;
+        if (e <= kSettledShare * peak) {
+            state = "at rest after";
+            break;
+        }
+        const std::size_t n = energies.size();
+        if (n > kSettlePlateau && e <= 0.25 * peak &&
+            e >= 0.95 * energies[n - 1 - kSettlePlateau]) {
+            state = "no longer losing energy after";
+            break;
+        }
+    }
+    const double t = steps * step_seconds(params_.dt);
+    const double share = peak > 0 && !energies.empty() ? 100.0 * energies.back() / peak : 0.0;
+    return std::string("the settled pile: ") + state + " " + std::to_string(steps) + " steps" +
+           format_numbers(" (t = %.4g s), kinetic energy %.3g%% of its peak", t, share);
+}
+
 BenchResult BenchRun::measure(std::ostream* progress) {
     BenchResult r;
+    const BenchWindow window = resolve_window(config_.window, params_.model);
+    r.steps = config_.steps;
+    if (window == BenchWindow::Flow) {
+        PLAB_REQUIRE(config_.flow_time > 0 && config_.flow_time <= 1e6,
+                     "--flow-time must be a positive number of simulated seconds");
+        const double steps = std::ceil(config_.flow_time / step_seconds(params_.dt));
+        PLAB_REQUIRE(steps <= static_cast<double>(sim::kMaxBenchSteps),
+                     format_numbers("--flow-time %g s is %.0f steps of dt, more than ",
+                                    config_.flow_time, steps) +
+                         std::to_string(sim::kMaxBenchSteps));
+        r.steps = static_cast<int>(steps);
+    }
+    if (window == BenchWindow::Settled) r.window = settle(progress);
     run_steps(*simulator_, params_, config_.warmup, progress, "warm-up");
+    if (window == BenchWindow::Start)
+        r.window = "the start: " + std::to_string(r.steps) + " steps after " +
+                   std::to_string(config_.warmup) + " warm-up steps";
+    if (window == BenchWindow::Flow)
+        r.window = format_numbers("the flow: every step of its first %g s", config_.flow_time) +
+                   " (" + std::to_string(r.steps) + " steps, after " +
+                   std::to_string(config_.warmup) + " warm-up steps)";
+    // A state that blew up before the measurement makes every later step meaningless.
+    r.invalid = invalid_state(*simulator_, params_, "before the measured steps");
     const auto t0 = Clock::now();
-    r.measured = run_steps(*simulator_, params_, config_.steps, progress, "measure");
+    r.measured = run_steps(*simulator_, params_, r.steps, progress, "measure");
     r.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (r.invalid.empty())
+        r.invalid = invalid_state(*simulator_, params_, "after the measured steps");
     const sim::ResolvedOptions& variants = simulator_->effective_options();
     r.notes = variants.text();
     r.persistent = variants.effective.persistent_kernel;
     r.graph = variants.effective.graph;
 
     // A graph or persistent-kernel step has only its total; take the stage split from plain
-    // launches.
+    // launches over the same window: the flow again from the start, the settled pile (or the
+    // start) as it goes on.
     r.staged = r.measured;
     if (r.graph || r.persistent) {
         sim::SimulatorOptions plain = config_.options;
         plain.graph = false;
         plain.persistent_kernel = false;
         simulator_->set_options(plain);
-        r.staged = run_steps(*simulator_, params_, config_.steps, progress, "stages");
+        if (window == BenchWindow::Flow) {
+            simulator_->reset(initial_, params_);
+            run_steps(*simulator_, params_, config_.warmup, progress, "warm-up");
+        }
+        r.staged = run_steps(*simulator_, params_, r.steps, progress, "stages");
         simulator_->set_options(config_.options);
+        if (r.invalid.empty())
+            r.invalid = invalid_state(*simulator_, params_, "after the stage pass");
     }
     return r;
 }

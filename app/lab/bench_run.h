@@ -4,6 +4,7 @@
 // launches for the stage split. `particle-lab bench` prints it; `bench --sweep` tabulates it.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/lab/bench_config.h"
@@ -18,6 +19,21 @@ namespace plab::app {
 // benchmark step is one dt). Throws plab::Error on a bad configuration.
 sim::RunRecipe bench_recipe(const BenchConfig& config);
 
+// The part of a run a benchmark measures.
+enum class BenchWindow { Start, Settled, Flow };
+// config.window resolved for `model` ("auto": settled for DEM, flow for SPH). Throws
+// plab::Error naming the allowed values.
+BenchWindow resolve_window(const std::string& window, sim::Model model);
+std::string_view window_name(BenchWindow window);
+
+// A settled pile: the kinetic energy down to this share of its peak since the start, or no
+// longer falling over kSettlePlateau checks; checked every kSettleCheck steps, for at most
+// kSettleLimit steps (BenchRun::settle).
+inline constexpr double kSettledShare = 0.02;
+inline constexpr int kSettleCheck = 250;
+inline constexpr std::size_t kSettlePlateau = 8;
+inline constexpr int kSettleLimit = 100'000;
+
 struct BenchResult {
     std::vector<sim::StageTimings> measured;  // the measured steps (graph totals with --graph)
     std::vector<sim::StageTimings> staged;    // the same steps with every stage timed
@@ -25,27 +41,44 @@ struct BenchResult {
     std::string notes;        // why a requested option was not in effect (Simulator::option_notes)
     bool persistent = false;  // the measured steps ran as one persistent kernel each
     bool graph = false;       // the measured steps ran as one CUDA graph each
+    int steps = 0;            // measured steps (the flow window sets them from its time)
+    // Which part of the run was measured, in words ("the settled pile, after 3000 steps
+    // (t = 1500 s), kinetic energy 1.8% of its peak").
+    std::string window;
+    // Why these timings are not a result: the divergence guard's reason (sim/divergence.h) on
+    // the state after the warm-up, the measured steps or the stage pass; "" when valid.
+    std::string invalid;
 };
+
+// The divergence guard on `simulator`'s state now: "" when sound, else why not (and when).
+std::string invalid_state(sim::Simulator& simulator, const sim::Params& params, const char* when);
 
 class BenchRun {
   public:
     // Validates `config`, makes the simulator and resets it with the scene. Throws plab::Error.
     explicit BenchRun(const BenchConfig& config);
 
+    // Measures the configured window (resolve_window): settles the pile first when it is the
+    // settled one; the flow window measures every step of config.flow_time simulated seconds.
     BenchResult measure(std::ostream* progress);
 
     sim::Simulator& simulator() { return *simulator_; }
     const sim::Params& params() const { return params_; }
     const std::string& label() const { return label_; }  // what scene ran (RunRecipe::label)
+    // What the start-up checks found suspicious (sim/run_checks.h), for the report.
+    const std::vector<sim::RunWarning>& warnings() const { return warnings_; }
     const sim::InitialState& initial() const { return initial_; }
     // Why CUDA was not used under --backend auto ("" otherwise).
     const std::string& fallback() const { return fallback_; }
     bool cuda() const { return simulator_->backend() == sim::Backend::Cuda; }
 
   private:
+    std::string settle(std::ostream* progress);
+
     BenchConfig config_;
     sim::Params params_;
     std::string label_;
+    std::vector<sim::RunWarning> warnings_;
     std::string fallback_;
     std::unique_ptr<sim::Simulator> simulator_;
     sim::InitialState initial_;

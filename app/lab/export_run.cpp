@@ -6,10 +6,12 @@
 
 #include "app/lab/bench_run.h"
 #include "app/lab/export_series.h"
+#include "app/lab/interrupt.h"
 #include "app/lab/sim_time.h"
 #include "sim/divergence.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
+#include "sim/run_checks.h"
 
 namespace plab::app {
 namespace {
@@ -20,6 +22,22 @@ std::string seconds(double s) { return format_numbers("%.6g s", s); }
 
 constexpr std::size_t kMaxFrames = 1000000;  // file names have six digits
 constexpr double kMaxSteps = 1e12;           // far past any run that ends today
+
+// What an export that stops early leaves: the first `frames` frames and their list.
+std::string kept(const ExportSeries& series, std::size_t frames) {
+    if (frames == 0) return "no frame was written";
+    return "frames 0 to " + std::to_string(frames - 1) + " and the " + kSeriesFileName +
+           " listing them are in " + series.folder().string();
+}
+
+// Lists the frames written so far before an error is reported; a second failure (the disk is
+// still full) must not hide the first.
+void list_what_is_there(ExportSeries& series) noexcept {
+    try {
+        series.finish();
+    } catch (const std::exception&) {
+    }
+}
 
 }  // namespace
 
@@ -75,6 +93,7 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
     if (!run.fallback().empty()) out << "  note         CUDA not used: " << run.fallback() << "\n";
     out << "  model        " << sim::model_name(params.model) << ", " << run.label() << "\n";
     out << "  particles    " << simulator.particle_count() << "\n";
+    out << sim::warning_lines(run.warnings(), "  WARNING      ");
     out << format_numbers("  dt           %.6g s; a frame every %.6g s = %.6g steps", plan.dt,
                           config.every, steps_per_frame)
         << (std::abs(steps_per_frame - std::round(steps_per_frame)) > 1e-6
@@ -88,22 +107,38 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
     const auto start = Clock::now();
     long long done = 0;  // steps run
     for (std::size_t k = 0; k < plan.frames(); ++k) {
-        for (; done < plan.steps[k]; ++done) simulator.step(params);
+        for (; done < plan.steps[k]; ++done) {
+            // SIGINT or SIGTERM (interrupt.h): stop between steps with the list complete.
+            if (interrupted()) {
+                series.finish();
+                throw Interrupted("interrupted by " + interrupt_name() +
+                                  " at t = " + seconds(static_cast<double>(done) * plan.dt) + ": " +
+                                  kept(series, k));
+            }
+            simulator.step(params);
+        }
         simulator.synchronize();
         simulator.take_timings();  // not measured here; drained so they do not pile up
         const double t = plan.time(k);
         if (k > 0) {
             const std::string why = sim::divergence_reason(simulator.stats(params), params);
-            if (!why.empty())
-                throw Error("the simulation diverged before t = " + seconds(t) + ": " + why +
-                            " Frames 0 to " + std::to_string(k - 1) + " are in " +
-                            series.folder().string() + ".");
+            if (!why.empty()) {
+                list_what_is_there(series);
+                throw Error("the simulation diverged before t = " + seconds(t) + ": " + why + " " +
+                            kept(series, k) + ".");
+            }
         }
-        series.write(simulator.download(), params, t);
+        try {
+            series.write(simulator.download(), params, t);
+        } catch (const std::exception& e) {
+            list_what_is_there(series);
+            throw Error(std::string(e.what()) + " (" + kept(series, k) + ")");
+        }
         const double wall = std::chrono::duration<double>(Clock::now() - start).count();
         progress << "  frame " << k + 1 << "/" << plan.frames()
                  << format_numbers("  t = %.6g s  wall %.2f s\n", t, wall) << std::flush;
     }
+    series.finish();
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
     out << "  wrote        " << plan.frames() << " frames (frame_NNNNNN.vtk and .csv) and "
         << kSeriesFileName << " in " << series.folder().string()

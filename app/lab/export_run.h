@@ -35,8 +35,10 @@ ExportPlan plan_export(double every, double duration, double dt);
 // Sets up the scene as `bench` asks (preset or scene file, --particles, --set, backend and
 // variant switches), then runs it, writing each planned frame into config.folder. A line
 // per frame goes to `progress` (frame k/n, simulated time, wall time), the configuration and
-// where the files went to `out`. Throws plab::Error on a bad configuration, a file that
-// cannot be written, or a simulation that diverges (the frames before stay, listed).
+// where the files went to `out`. Throws plab::Error on a bad configuration or an unwritable
+// folder (before any step), a file that cannot be written, or a simulation that diverges (the
+// frames before stay, listed). On SIGINT/SIGTERM (interrupt.h) it stops between steps, lists
+// every frame written and throws Interrupted naming them.
 void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostream& out,
                 std::ostream& progress);
 

@@ -55,10 +55,13 @@ std::string frame_file_name(std::size_t index, const char* extension) {
 
 ExportSeries::ExportSeries(std::filesystem::path folder, Mode mode) : folder_(std::move(folder)) {
     make_folder(folder_);
+    // A folder that takes no files fails here, before any step runs.
+    require_writable(series_path());
     if (mode == Mode::Append) {
         std::error_code ec;
         if (std::filesystem::exists(series_path(), ec)) entries_ = read_series(series_path());
         next_index_ = first_free_index(folder_, entries_);
+        listed_ = entries_.size();
     }
 }
 
@@ -69,14 +72,25 @@ std::filesystem::path ExportSeries::write(sim::Snapshot snapshot, const sim::Par
     const std::filesystem::path vtk_path = folder_ / vtk_name;
     write_vtk(vtk_path, frame);
     write_csv(folder_ / frame_file_name(next_index_, "csv"), frame);
-    std::vector<SeriesEntry> listed = entries_;
-    listed.push_back({vtk_name, time});
-    write_series(series_path(), listed);
-    // Counted only once all three files are written: a failed frame is retried under the
-    // same index.
-    entries_ = std::move(listed);
+    // Counted only once both files are written: a failed frame is retried under the same index.
+    entries_.push_back({vtk_name, time});
     ++next_index_;
+    // Due when the unlisted frames reach an eighth of the listed ones (every frame at first):
+    // the list's total bytes stay within about nine times its final size.
+    const std::size_t unlisted = entries_.size() - listed_;
+    if (unlisted >= std::max<std::size_t>(1, listed_ / 8)) write_list();
     return vtk_path;
+}
+
+void ExportSeries::finish() {
+    if (listed_ < entries_.size()) write_list();
+}
+
+void ExportSeries::write_list() {
+    const std::string json = series_json(entries_);
+    write_whole_file(series_path(), json);
+    listed_ = entries_.size();
+    list_bytes_ += json.size();
 }
 
 }  // namespace plab::app

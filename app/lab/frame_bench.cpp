@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/lab/bench_run.h"
+#include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
 #include "app/lab/percentile.h"
 #include "render/egl_context.h"
@@ -22,6 +23,7 @@
 #include "render/screenshot.h"
 #include "sim/error.h"
 #include "sim/presets.h"
+#include "sim/run_checks.h"
 
 namespace plab::app {
 namespace {
@@ -114,9 +116,16 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
         params, d, {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale});
 
     BlockingGlTimer draw_timer;
+    bool shot_written = false;
     // `finish`: wait for every part and time it (serial frames). Otherwise only queue the
     // work, as the app does, so that a pinned-async copy can overlap the next step.
     auto frame = [&](bool finish) {
+        if (interrupted()) {
+            const std::string shot = c.screenshot.empty() ? ""
+                                     : shot_written       ? "; the screenshot is in " + c.screenshot
+                                                          : "; no screenshot was written";
+            throw_if_interrupted("during the whole frames" + shot);
+        }
         FrameSample s;
         const auto t0 = Clock::now();
         simulator.step(params);
@@ -145,8 +154,11 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     for (int i = 0; i < c.steps; ++i) {
         result.serial.push_back(frame(true));
         // After the frame's timings: reading the target back is not part of a frame.
-        if (i == 0 && !c.screenshot.empty())
-            render::write_png(c.screenshot, c.width, c.height, target.read_pixels());
+        if (i == 0 && !c.screenshot.empty()) {
+            write_whole_file(c.screenshot,
+                             render::encode_png(c.width, c.height, target.read_pixels()));
+            shot_written = true;
+        }
         if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
             *progress << "\r  frame " << i + 1 << "/" << c.steps << std::flush;
             last_report = Clock::now();
@@ -165,6 +177,7 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     simulator.synchronize();
     simulator.take_timings();
     result.pipelined_ms = ms_since(t_pipe) / c.steps;
+    result.invalid = invalid_state(simulator, run.params(), "after the measured frames");
     if (progress) *progress << "\r" << std::string(40, ' ') << "\r" << std::flush;
     return result;
 }
@@ -176,7 +189,7 @@ std::vector<double> frame_column(const FrameBenchResult& r, double FrameSample::
     return v;
 }
 
-void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
+bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) {
     const render::FeedPath path = feed_path(c.render);
     // Written after the first measured frame; a bad path fails before the run, not after it.
     if (!c.screenshot.empty()) require_writable(c.screenshot);
@@ -192,6 +205,7 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     if (!run.fallback().empty()) out << "  note         CUDA not used: " << run.fallback() << "\n";
     out << "  scene        " << run.label() << ", " << simulator.particle_count() << " particles, "
         << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
+    out << sim::warning_lines(run.warnings(), "  WARNING      ");
     out << "  feed         " << feed_description(path) << "\n";
     out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
         << (run.simulator().effective_options().effective.graph ? ", step as CUDA graph" : "")
@@ -204,8 +218,13 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
                     ? " (drawing the particles of the step before)\n"
                     : "\n");
 
+    const bool valid = r.invalid.empty();
+    if (!valid)
+        out << "\n  INVALID      the run diverged " << r.invalid
+            << "\n               The timings below are not a result.\n";
     const auto col = [&](double FrameSample::*f) { return frame_column(r, f); };
-    out << "\npart of a frame                  median ms     p10 ms     p90 ms\n";
+    out << "\npart of a frame                  median ms     p10 ms     p90 ms"
+        << (valid ? "" : "  [INVALID]") << "\n";
     print_row(out, "simulation step (device)", col(&FrameSample::step_ms));
     print_row(out, interop ? "export kernel (device)" : "export kernel+copy (device)",
               col(&FrameSample::export_gpu_ms));
@@ -223,6 +242,8 @@ void run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     if (path == render::FeedPath::PinnedAsync)
         out << "  (serial frames wait for every part, so the asynchronous copy overlaps the "
                "next step only in the pipelined frames)\n";
+    if (!valid) out << "  [INVALID: the run diverged; these frame times are not a result]\n";
+    return valid;
 }
 
 }  // namespace plab::app

@@ -28,6 +28,7 @@ struct FrameBenchResult {
     double pipelined_ms = 0;  // host wall clock per frame when frames are only queued (as the
                               // app runs with vsync off), over config.steps frames
     std::string gl;           // "GL_RENDERER, GL_VERSION (EGL path)"
+    std::string invalid;      // why the frames are not a result (the run diverged); "" if valid
 };
 
 // Renders config.warmup frames, config.steps serial frames and config.steps pipelined frames
@@ -41,7 +42,8 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& config, std::o
 // One field of every serial frame, in order.
 std::vector<double> frame_column(const FrameBenchResult& result, double FrameSample::*field);
 
-// The whole-frame benchmark, printed to `out`.
-void run_frame_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
+// The whole-frame benchmark, printed to `out`. Returns false when the run diverged (said first,
+// the timings marked INVALID).
+bool run_frame_bench(const BenchConfig& config, std::ostream& out, std::ostream* progress);
 
 }  // namespace plab::app

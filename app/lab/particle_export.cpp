@@ -221,8 +221,4 @@ void write_csv(const std::filesystem::path& path, const ExportFrame& frame) {
     write_whole_file(path, csv_text(frame));
 }
 
-void write_series(const std::filesystem::path& path, const std::vector<SeriesEntry>& entries) {
-    write_whole_file(path, series_json(entries));
-}
-
 }  // namespace plab::app

@@ -58,8 +58,8 @@ std::string series_json(const std::vector<SeriesEntry>& entries);
 // read or is not such a list.
 std::vector<SeriesEntry> read_series(const std::filesystem::path& path);
 
+// Whole files or nothing (output_file.h); throw plab::Error naming the path.
 void write_vtk(const std::filesystem::path& path, const ExportFrame& frame);
 void write_csv(const std::filesystem::path& path, const ExportFrame& frame);
-void write_series(const std::filesystem::path& path, const std::vector<SeriesEntry>& entries);
 
 }  // namespace plab::app

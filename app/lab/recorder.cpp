@@ -2,22 +2,37 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <system_error>
+#include <optional>
+#include <utility>
 
 #include "app/lab/local_time.h"
 #include "sim/error.h"
 
 namespace plab::app {
 
-void Recorder::start(std::vector<ConfigEntry> config, std::size_t frames) {
+void Recorder::start(std::vector<ConfigEntry> config, std::size_t frames,
+                     std::filesystem::path file) {
+    abandon();
+    if (!file.empty()) {
+        // Header first, so that the temporary is a recording's beginning from the start.
+        auto stream = std::make_unique<AtomicFile>(file);
+        stream->write(recording_header(config, std::nullopt));
+        stream->flush();
+        stream_ = std::move(stream);
+        file_ = std::move(file);
+    }
     recording_ = Recording{std::move(config), {}};
-    changed_.clear();
     target_ = frames;
     active_ = true;
 }
 
 bool Recorder::add(const FrameRecord& frame, const std::vector<ConfigEntry>& current) {
     if (!active_) return false;
+    if (stream_) {
+        // On disk before it counts: a kill after this keeps the row.
+        stream_->write(recording_row(recording_.frames.size(), frame));
+        stream_->flush();
+    }
     recording_.frames.push_back(frame);
     // Compare against the header: a key whose value moved away from it is noted once.
     for (const auto& [key, value] : current) {
@@ -31,16 +46,28 @@ bool Recorder::add(const FrameRecord& frame, const std::vector<ConfigEntry>& cur
 }
 
 Recording Recorder::finish() {
-    active_ = false;
     Recording r = std::move(recording_);
-    recording_ = Recording{};
     if (!changed_.empty()) {
         std::string keys;
         for (const auto& k : changed_) keys += (keys.empty() ? "" : " ") + k;
         r.config.emplace_back("changed_during", keys);
     }
-    changed_.clear();
+    const std::filesystem::path file = file_;
+    // The stream's temporary is removed when this returns: after the file is written whole
+    // (its header now knows the frame count and the changed keys), or after that failed.
+    const std::unique_ptr<AtomicFile> stream = std::move(stream_);
+    abandon();
+    if (!file.empty()) write_recording(r, file);
     return r;
+}
+
+void Recorder::abandon() {
+    active_ = false;
+    target_ = 0;
+    recording_ = Recording{};
+    changed_.clear();
+    file_.clear();
+    stream_.reset();
 }
 
 std::string recording_file_name(const Recording& r, std::time_t when) {
@@ -65,18 +92,22 @@ std::filesystem::path expand_home(std::string_view path) {
     return std::filesystem::path(std::string(path));
 }
 
-std::filesystem::path save_recording(const Recording& recording,
-                                     const std::filesystem::path& folder, std::time_t when) {
+std::filesystem::path new_recording_path(const std::filesystem::path& folder,
+                                         const Recording& recording, std::time_t when) {
     PLAB_REQUIRE(!folder.empty(), "choose a folder for the recording");
-    std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    PLAB_REQUIRE(!ec, "cannot create the folder '" + folder.string() + "': " + ec.message());
+    make_folder(folder);
     const std::string name = recording_file_name(recording, when);
     const std::string base = name.substr(0, name.size() - 4);  // without ".csv"
     std::filesystem::path path = folder / name;
     // Two recordings in one second: keep both.
     for (int i = 2; std::filesystem::exists(path); ++i)
         path = folder / (base + "-" + std::to_string(i) + ".csv");
+    return path;
+}
+
+std::filesystem::path save_recording(const Recording& recording,
+                                     const std::filesystem::path& folder, std::time_t when) {
+    const std::filesystem::path path = new_recording_path(folder, recording, when);
     write_recording(recording, path);
     return path;
 }

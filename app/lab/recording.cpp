@@ -8,6 +8,7 @@
 
 #include "app/lab/output_file.h"
 #include "sim/error.h"
+#include "sim/input_limits.h"
 
 #ifndef PLAB_VERSION
 #define PLAB_VERSION "unknown"
@@ -116,12 +117,13 @@ std::vector<ConfigEntry> describe_configuration(const ConfigSource& s) {
     return c;
 }
 
-std::string recording_to_csv(const Recording& r) {
+std::string recording_header(const std::vector<ConfigEntry>& config,
+                             std::optional<std::size_t> frames) {
     std::ostringstream out;
     out << kMagic << "\n";
     out << "# " << kFormatKey << "=" << kFormatVersion << "\n";
-    out << "# " << kFramesKey << "=" << r.frames.size() << "\n";
-    for (const auto& [key, value] : r.config) {
+    if (frames) out << "# " << kFramesKey << "=" << *frames << "\n";
+    for (const auto& [key, value] : config) {
         PLAB_REQUIRE(!key.empty() && key.find_first_of("=\r\n ") == std::string::npos,
                      "recording: configuration key '" + key +
                          "' must be non-empty without '=', spaces or line breaks");
@@ -134,13 +136,19 @@ std::string recording_to_csv(const Recording& r) {
         out << "# " << key << "=" << v << "\n";
     }
     out << column_line() << "\n";
-    std::size_t index = 0;
-    for (const auto& f : r.frames) {
-        out << index++;
-        for (const auto& c : record_columns()) out << "," << number(f.*c.field);
-        out << "\n";
-    }
     return out.str();
+}
+
+std::string recording_row(std::size_t index, const FrameRecord& f) {
+    std::string row = std::to_string(index);
+    for (const auto& c : record_columns()) row += "," + number(f.*c.field);
+    return row + "\n";
+}
+
+std::string recording_to_csv(const Recording& r) {
+    std::string out = recording_header(r.config, r.frames.size());
+    for (std::size_t i = 0; i < r.frames.size(); ++i) out += recording_row(i, r.frames[i]);
+    return out;
 }
 
 void write_recording(const Recording& recording, const std::filesystem::path& path) {
@@ -148,6 +156,9 @@ void write_recording(const Recording& recording, const std::filesystem::path& pa
 }
 
 Recording read_recording(const std::filesystem::path& path) {
+    // A directory, FIFO or /dev/zero would be read forever: refused before opening.
+    constexpr std::uintmax_t kMaxRecordingBytes = 256u << 20;  // 10^6 frames take ~200 MB
+    sim::require_regular_file(path, kMaxRecordingBytes, "recording");
     std::ifstream file(path, std::ios::binary);
     if (!file) {
         throw Error("cannot open recording '" + path.string() + "': " + std::strerror(errno));

@@ -4,6 +4,7 @@
 // as CSV with the configuration as `# key=value` comment lines (format: docs/recording.md).
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,10 +69,15 @@ std::string_view build_version();
 std::string_view build_type();
 std::string_view build_commit();
 
-// Writes `recording` to `path`. Throws plab::Error when the file cannot be written or a key is
-// not a valid name.
+// Writes `recording` to `path` (output_file.h: complete or not at all). Throws plab::Error when
+// the file cannot be written or a key is not a valid name.
 void write_recording(const Recording& recording, const std::filesystem::path& path);
 std::string recording_to_csv(const Recording& recording);
+// The file in parts, for writing it as frames finish (recorder.h): the header (first line,
+// format, `frames=` when `frames` is given, the configuration, the column line) and one row.
+std::string recording_header(const std::vector<ConfigEntry>& config,
+                             std::optional<std::size_t> frames);
+std::string recording_row(std::size_t index, const FrameRecord& frame);
 
 // Reads a recording. Throws plab::Error naming the file, the line and what is wrong (not a
 // recording, wrong columns, a cell that is not a number, a truncated file).

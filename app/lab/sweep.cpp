@@ -2,12 +2,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <system_error>
 
 #include "app/lab/bench_run.h"
 #include "app/lab/csv.h"
+#include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
 #include "app/lab/percentile.h"
 #if PLAB_HAS_RENDER
@@ -15,6 +17,7 @@
 #endif
 #include "sim/error.h"
 #include "sim/format_numbers.h"
+#include "sim/input_limits.h"
 #include "sim/presets.h"
 #include "sim/variants.h"
 
@@ -39,18 +42,10 @@ std::string known_keys() {
 
 bool is_param(std::string_view key) { return sim::find_param(key) != nullptr; }
 
-long long parse_integer(const std::string& key, const std::string& v, long long lo) {
-    long long n = 0;
-    const auto r = std::from_chars(v.data(), v.data() + v.size(), n);
-    PLAB_REQUIRE(!v.empty() && r.ec == std::errc() && r.ptr == v.data() + v.size() && n >= lo,
-                 "--sweep " + key + ": '" + v + "' is not a whole number >= " + std::to_string(lo));
-    return n;
-}
-
 // Sets `key` = `value` on `c`; throws plab::Error on a bad value.
 void apply(BenchConfig& c, const std::string& key, const std::string& v) {
     if (key == "particles") {
-        c.particles = static_cast<std::size_t>(parse_integer(key, v, 1));
+        c.particles = sim::parse_count(v, "--sweep " + key, 1, sim::kMaxParticles);
     } else if (key == "backend") {
         c.backend = sim::parse_backend(v);
     } else if (key == "preset") {
@@ -85,6 +80,10 @@ struct Row {
     // With render != off: per frame part its median, p10 and p90, then the pipelined frame
     // ms and FPS. Empty otherwise.
     std::vector<double> frame_stats;
+    std::string window, window_kind;  // what part of the run was measured (BenchResult)
+    // Why this point's timings are not a result (its run diverged); its timing cells are then
+    // left empty. "" when valid.
+    std::string invalid;
 };
 
 struct Stage {
@@ -123,7 +122,7 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
     std::ostringstream out;
     out << "backend,device,preset,particles";
     for (const auto& v : sim::variant_table()) out << "," << v.name;
-    out << ",render";
+    out << ",render,valid,invalid_reason,window";
     for (const auto& p : params) out << "," << p;
     for (const auto& s : kStages)
         out << "," << s.name << "_median," << s.name << "_p10," << s.name << "_p90";
@@ -137,7 +136,8 @@ std::string sweep_csv(const std::vector<std::string>& params, const std::vector<
     for (const Row& r : rows) {
         out << r.backend << "," << csv_field(r.device) << "," << r.preset << "," << r.particles;
         for (const auto& v : sim::variant_table()) out << "," << v.text(r.options);
-        out << "," << r.render;
+        out << "," << r.render << "," << (r.invalid.empty() ? "yes" : "no") << ","
+            << csv_field(r.invalid) << "," << r.window_kind;
         for (const auto& v : r.param_values) out << "," << csv_field(v);
         for (double v : r.stats) out << "," << short_number(v);
         out << "," << short_number(r.steps_per_s);
@@ -154,8 +154,11 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
                            const std::vector<Row>& rows, std::size_t total, bool frames) {
     std::ostringstream out;
     out << "# Particle Lab sweep\n\n";
-    out << rows.size() << " of " << total << " configurations, " << base.steps
-        << " measured steps after " << base.warmup << " warm-up each. Times are device times "
+    out << rows.size() << " of " << total << " configurations, each measured over the window "
+        << "its window column names (" << base.window << ": " << base.steps << " steps after "
+        << base.warmup << " warm-up for start and settled; settled first "
+        << "waits for the pile to come to rest; flow covers every step of its first "
+        << format_numbers("%g", base.flow_time) << " s). Times are device times "
         << "in ms, medians over the measured steps (p10–p90 of the step beside it); steps/s is "
         << "the host clock over the measured steps.";
     if (frames)
@@ -176,6 +179,13 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
     for (const Row& r : rows) {
         out << "|";
         for (const auto& s : r.settings) out << " " << s.second << " |";
+        if (!r.invalid.empty()) {
+            // No number of a diverged run reaches the table.
+            out << " " << r.backend << " | INVALID: the run diverged |";
+            for (std::size_t i = 0; i < 6 + (frames ? 5 : 0); ++i) out << " – |";
+            out << "\n";
+            continue;
+        }
         out << " " << r.backend << " | " << fixed(r.stats[0]) << " | " << fixed(r.stats[1]) << "–"
             << fixed(r.stats[2]) << " |";
         for (std::size_t s = 1; s < std::size(kStages); ++s)
@@ -189,6 +199,13 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
         }
         out << "\n";
     }
+    out << "\nWindows:";
+    for (const Row& r : rows) {
+        out << "\n-";
+        for (const auto& s : r.settings) out << " " << s.first << "=" << s.second;
+        out << ": " << (r.window.empty() ? "-" : r.window);
+    }
+    out << "\n";
     std::vector<std::string> devices;
     for (const Row& r : rows) {
         bool seen = false;
@@ -198,6 +215,19 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
     out << "\nDevices:";
     for (const auto& d : devices) out << "\n- " << d;
     out << "\n";
+    std::size_t invalid = 0;
+    for (const Row& r : rows) invalid += !r.invalid.empty();
+    if (invalid > 0) {
+        out << "\nINVALID (" << invalid << " of " << rows.size()
+            << " points: the run diverged, their timings are not results):";
+        for (const Row& r : rows) {
+            if (r.invalid.empty()) continue;
+            out << "\n-";
+            for (const auto& s : r.settings) out << " " << s.first << "=" << s.second;
+            out << ": " << r.invalid;
+        }
+        out << "\n";
+    }
     return out.str();
 }
 
@@ -252,7 +282,7 @@ std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<
     return points;
 }
 
-void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
+bool run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
                std::ostream* step_progress) {
     PLAB_REQUIRE(!out_dir.empty(), "--sweep needs --out DIR for sweep.csv and sweep.md");
@@ -271,21 +301,33 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
     make_folder(out_dir);
     const std::filesystem::path csv_path = out_dir / "sweep.csv";
     const std::filesystem::path md_path = out_dir / "sweep.md";
+    // Both files are rewritten after every point; one that cannot be fails before the first.
+    require_writable(csv_path);
+    require_writable(md_path);
 
     std::vector<std::string> params;
     for (const auto& a : axes)
         if (is_param(a.key)) params.push_back(a.key);
 
     std::vector<Row> rows;
+    // What a sweep that stops early leaves: the rows finished before it.
+    const auto kept = [&] {
+        if (rows.empty()) return std::string("no point was finished, nothing was written");
+        return std::to_string(rows.size()) + " of " + std::to_string(points.size()) +
+               " points finished; their rows are in " + csv_path.string() + " and " +
+               md_path.string();
+    };
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
         std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(points.size()) + "]";
         for (const auto& [k, v] : p.settings) label += " " + k + "=" + v;
+        throw_if_interrupted("before " + label + ": " + kept());
         progress << label << "\n" << std::flush;
 
         Row r;
         try {
             BenchRun run(p.config);
+            progress << sim::warning_lines(run.warnings(), "  WARNING ") << std::flush;
             const BenchResult result = run.measure(step_progress);
             r.settings = p.settings;
             r.backend = std::string(sim::backend_name(run.simulator().backend()));
@@ -304,7 +346,11 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                 r.stats.push_back(percentile(v, 0.1));
                 r.stats.push_back(percentile(v, 0.9));
             }
-            r.steps_per_s = 1000.0 * p.config.steps / result.wall_ms;
+            r.steps_per_s = 1000.0 * result.steps / result.wall_ms;
+            r.window = result.window;
+            r.window_kind =
+                std::string(window_name(resolve_window(p.config.window, run.params().model)));
+            r.invalid = result.invalid;
 #if PLAB_HAS_RENDER
             // Whole frames of the same simulator, after its steps were measured alone.
             if (renders(p.config)) {
@@ -319,8 +365,18 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                 }
                 r.frame_stats.push_back(frames_result.pipelined_ms);
                 r.frame_stats.push_back(1000.0 / frames_result.pipelined_ms);
+                if (r.invalid.empty()) r.invalid = frames_result.invalid;
             }
 #endif
+            if (!r.invalid.empty()) {
+                const double none = std::numeric_limits<double>::quiet_NaN();
+                for (double& v : r.stats) v = none;
+                for (double& v : r.frame_stats) v = none;
+                r.steps_per_s = none;
+                progress << "  INVALID: the run diverged " << r.invalid << "\n" << std::flush;
+            }
+        } catch (const Interrupted& e) {
+            throw Interrupted(std::string(e.what()) + " of " + label + ": " + kept());
         } catch (const std::exception& e) {
             throw Error(
                 label + ": " + e.what() +
@@ -332,6 +388,9 @@ void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
     }
     out << sweep_markdown(base, axes, rows, points.size(), frames);
     out << "\nwrote " << csv_path.string() << " and " << md_path.string() << "\n";
+    for (const Row& r : rows)
+        if (!r.invalid.empty()) return false;
+    return true;
 }
 
 }  // namespace plab::app

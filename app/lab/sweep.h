@@ -34,13 +34,16 @@ struct SweepPoint {
 // first (so a typo fails before hours of measuring). Throws plab::Error.
 std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes);
 
-// Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (rewritten after every
-// configuration, so an interrupted sweep keeps the finished rows). A configuration whose render
+// Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (checked writable before the first
+// point, rewritten whole after every configuration, so an interrupted sweep keeps the finished
+// rows; on SIGINT/SIGTERM it throws Interrupted naming them). A configuration whose render
 // is not off (swept, or `base.render` for all) is measured as steps and then as whole frames
 // (frame_bench.h); its frame timings fill extra columns. One line per configuration
 // goes to `progress`; step-level progress to `step_progress` when not null. The Markdown table
-// is also printed to `out`.
-void run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
+// is also printed to `out`. A point whose run diverged is marked invalid (CSV: valid=no and the
+// reason, its timing cells empty; Markdown: INVALID instead of numbers); returns false when any
+// point was.
+bool run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                const std::filesystem::path& out_dir, std::ostream& out, std::ostream& progress,
                std::ostream* step_progress);
 

@@ -6,9 +6,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
+#include "sim/run_checks.h"
 #include "sim/sph_validation.h"
 
 namespace plab::app {
@@ -16,29 +18,28 @@ namespace {
 
 using sim::format_numbers;
 
-// DIR/<name> with `text`, every file call checked (app/output_file.h).
-void write_csv(const std::filesystem::path& dir, const std::string& name,
-               const std::ostringstream& text) {
-    make_folder(dir);
-    write_whole_file(dir / name, text.str());
-}
+// Ends the case's run at the next step once SIGINT or SIGTERM arrived (interrupt.h).
+void stop_when_interrupted() { throw_if_interrupted("before the case finished"); }
 
 bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     PLAB_REQUIRE(c.resolution >= 4 && c.resolution <= 400, "--resolution must be in [4, 400]");
     PLAB_REQUIRE(c.depth >= 1 && c.depth <= 400, "--depth must be in [1, 400]");
+    const auto path = c.out / "dam_break.csv";
+    // Checked before the run (minutes at full resolution), not when its results are in.
+    require_writable(path);
     const sim::SphCase sc = sim::dam_break_case(c.resolution, c.depth);
     out << "dam break (Martin & Moyce 1952, n² = 2): column a = " << sc.a << " m, " << sc.particles
         << " particles (" << c.resolution << " across a, " << c.depth
         << " layers deep), sound speed " << sc.params.sound_speed << " m/s, dt " << sc.params.dt
         << " s\n";
-    const auto front = sim::run_dam_break(sim, sc, 3.5, 0.02);
-    const auto path = c.out / "dam_break.csv";
+    out << sim::warning_lines(sim::check_run(sc.scene, sc.params), "WARNING: ");
+    const auto front = sim::run_dam_break(sim, sc, 3.5, 0.02, stop_when_interrupted);
     std::ostringstream f;
     f << "# case=dam_break a_m=" << sc.a << " particles=" << sc.particles
       << " resolution=" << c.resolution << " depth=" << c.depth
       << " backend=" << sim::backend_name(sim.backend()) << "\nT,Z\n";
     for (const auto& s : front) f << s.t << "," << s.z << "\n";
-    write_csv(c.out, "dam_break.csv", f);
+    write_whole_file(path, f.str());
     double worst = 0;
     for (const auto& s : front)
         if (s.t >= 0.41 && s.t <= 3.0)
@@ -65,14 +66,18 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
 bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     PLAB_REQUIRE(c.resolution >= 10 && c.resolution <= 400, "--resolution must be in [10, 400]");
     PLAB_REQUIRE(c.settle >= 0 && c.settle <= 60, "--settle must be in [0, 60] s (0: automatic)");
+    const auto path = c.out / "hydrostatic.csv";
+    require_writable(path);
     const sim::SphCase sc = sim::hydrostatic_case(c.resolution, 2 * c.resolution);
     out << "hydrostatic tank: depth H = " << sc.a << " m, " << sc.particles
         << " particles, sound speed " << sc.params.sound_speed << " m/s, dt " << sc.params.dt
         << " s\n";
+    out << sim::warning_lines(sim::check_run(sc.scene, sc.params), "WARNING: ");
     // Settle for about ten sloshing periods of the tank unless told, then average 20
     // snapshots.
     const double settle = c.settle > 0 ? c.settle : std::max(0.4, 8.0 * std::sqrt(sc.a / 9.81));
-    const sim::DepthProfile prof = sim::run_hydrostatic(sim, sc, settle, 20, 0.01);
+    const sim::DepthProfile prof =
+        sim::run_hydrostatic(sim, sc, settle, 20, 0.01, stop_when_interrupted);
     const double spacing = 2.0 * sc.params.radius, g = 9.81, rho0 = sc.params.rest_density;
     // Checked: away from the floor and from the free surface (two kernel reaches).
     const double y_lo = 3.0 * spacing, y_hi = sc.a - 5.0 * spacing;
@@ -80,7 +85,6 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
     out << "settled: top particle layer at " << prof.surface - 0.5 * spacing
         << " m; the pressure vanishes at H = " << fit.surface << " m (placed at " << sc.a
         << " m); free slope " << format_numbers("%.4f", fit.slope / (rho0 * g)) << " rho0 g\n";
-    const auto path = c.out / "hydrostatic.csv";
     std::ostringstream f;
     f << "# case=hydrostatic H_m=" << sc.a << " particles=" << sc.particles
       << " backend=" << sim::backend_name(sim.backend()) << " settle_s=" << settle
@@ -101,7 +105,7 @@ bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out
         worst_placed = std::max(worst_placed, std::abs(prof.pressure[k] / placed - 1));
         worst_density = std::max(worst_density, std::abs(prof.density[k] / rho0 - 1));
     }
-    write_csv(c.out, "hydrostatic.csv", f);
+    write_whole_file(path, f.str());
     out << format_numbers("against the placed height instead: worst pressure error %.1f%%\n",
                           100 * worst_placed);
     const double sink = std::abs(sc.a - fit.surface) < 5e-5 ? 0.0 : sc.a - fit.surface;
@@ -125,12 +129,19 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
     if (progress) *progress << "running " << c.which << " ...\n" << std::flush;
     const auto start = std::chrono::steady_clock::now();
     bool pass = false;
-    if (c.which == "dam-break")
-        pass = dam_break(c, *sim, out);
-    else if (c.which == "hydrostatic")
-        pass = hydrostatic(c, *sim, out);
-    else
-        throw Error("unknown validation case '" + c.which + "'; available: dam-break, hydrostatic");
+    try {
+        if (c.which == "dam-break")
+            pass = dam_break(c, *sim, out);
+        else if (c.which == "hydrostatic")
+            pass = hydrostatic(c, *sim, out);
+        else
+            throw Error("unknown validation case '" + c.which +
+                        "'; available: dam-break, hydrostatic");
+    } catch (const Interrupted& e) {
+        // A case that did not finish has no result: its file is not written (an earlier one
+        // stays as it was).
+        throw Interrupted(std::string(e.what()) + ": nothing was written into " + c.out.string());
+    }
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out << format_numbers("wall time %.1f s\n", s);

@@ -22,7 +22,8 @@ struct ValidateConfig {
 };
 
 // Runs one case, prints the comparison to `out`, writes DIR/<case>.csv. Returns true when
-// the case meets its thresholds. Throws plab::Error on bad input or an unwritable folder.
+// the case meets its thresholds. Throws plab::Error on bad input or an unwritable file (both
+// before the run), and Interrupted on SIGINT/SIGTERM (interrupt.h; nothing is written then).
 bool run_validation(const ValidateConfig& config, std::ostream& out, std::ostream* progress);
 
 }  // namespace plab::app

@@ -10,7 +10,9 @@
 #include <ctime>
 #include <filesystem>
 
+#include "app/lab/interrupt.h"
 #include "app/lab/local_time.h"
+#include "app/lab/output_file.h"
 #include "app/viewer/gpu_memory.h"
 #include "app/viewer/scene_list.h"
 #include "app/viewer/session_export.h"
@@ -87,8 +89,13 @@ App::App(const AppConfig& config)
                     facts_.interop_reason.c_str());
     }
     std::fflush(stdout);
-    // A timed run's recording: every frame interval of the run.
-    if (!config_.record.empty()) recorder_.start(configuration(), config_.frames - 1);
+    for (const sim::RunWarning& w : session_.warnings())
+        std::fprintf(stderr, "particle-lab: WARNING %s\n", w.text.c_str());
+    // A timed run's recording: every frame interval of the run, streamed into --record's file.
+    if (!config_.record.empty()) {
+        recorder_.start(configuration(), config_.frames - 1, config_.record);
+        run_recording_ = true;
+    }
     last_frame_start_ = std::chrono::steady_clock::now();
 }
 
@@ -98,14 +105,15 @@ App::~App() {
 }
 
 int App::run() {
-    while (frame()) {
+    try {
+        // A signal ends the loop as closing the window does (the handler only sets a flag).
+        while (!interrupted() && frame()) {
+        }
+    } catch (...) {
+        keep_recording_after_error();
+        throw;
     }
-    if (config_.frames > 0 && frames_ > 1) {
-        const double mean = measured_ms_ / static_cast<double>(frames_ - 1);
-        std::printf("particle-lab: %ld frames, mean %.2f ms (%.1f FPS)\n", frames_, mean,
-                    mean > 0 ? 1000.0 / mean : 0.0);
-    }
-    return 0;
+    return finish_run();
 }
 
 render::Viewport App::scene_viewport(WindowSize fb) const {
@@ -322,7 +330,7 @@ void App::draw_panel_layer() {
 
 void App::save_screenshot(const std::string& path, WindowSize fb) {
     const std::vector<std::uint8_t> rgba = render::read_framebuffer(0, fb.width, fb.height);
-    render::write_png(path, fb.width, fb.height, rgba);
+    write_whole_file(path, render::encode_png(fb.width, fb.height, rgba));
 }
 
 bool App::frame() {

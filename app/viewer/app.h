@@ -32,7 +32,10 @@ class App {
     App(const App&) = delete;
     App& operator=(const App&) = delete;
 
-    // Runs frames until the window closes or config.frames are done; returns the exit code.
+    // Runs frames until the window closes, config.frames are done or SIGINT/SIGTERM arrives
+    // (app/lab/interrupt.h); returns the exit code: 0 when it did what was asked, 1 when a
+    // --frames run ended early, 128 + the signal when interrupted. A recording in progress is
+    // saved with the frames it has however the run ends, a failed frame included.
     int run();
     // One frame; false when the app should stop.
     bool frame();
@@ -53,6 +56,10 @@ class App {
     void sync_recording();
     void record_frame(double frame_ms);
     void finish_recording();
+    // How a run ends (app/app_exit.cpp): what it did not finish said, the recording in progress
+    // saved, the exit code.
+    int finish_run();
+    void keep_recording_after_error() noexcept;
     // The part of the framebuffer the scene is drawn in: right of the panel when it is open
     // against the left edge (and leaves room), else all of it.
     render::Viewport scene_viewport(WindowSize framebuffer) const;
@@ -82,6 +89,7 @@ class App {
     FrameHistory history_;
     PanelFacts facts_;
     Recorder recorder_;
+    bool run_recording_ = false;  // the recorder is writing --record's file (else the panel's)
     RecordUi record_ui_;
     bool step_once_ = false;
     bool diverged_ = false;

@@ -425,6 +425,12 @@ void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& hist
         ImGui::PopStyleColor();
         if (ImGui::SmallButton("dismiss")) ui.message.clear();
     }
+    // The start-up checks (sim/run_checks.h) stay on show while they hold.
+    for (const sim::RunWarning& w : session.warnings()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("Warning: %s", w.text.c_str());
+        ImGui::PopStyleColor();
+    }
     simulation_section(ui, session);
     view_section(ui);
     timing_section(session, history, facts);

@@ -10,7 +10,10 @@ std::filesystem::path export_session_frame(SimSession& session, const std::strin
     // A series per click, read back from the folder: the app keeps no export state, and a
     // folder filled by an earlier run (or another app) is continued, not overwritten.
     ExportSeries series(folder, ExportSeries::Mode::Append);
-    return series.write(session.simulator().download(), session.params(), session.sim_time());
+    const std::filesystem::path frame =
+        series.write(session.simulator().download(), session.params(), session.sim_time());
+    series.finish();
+    return frame;
 }
 
 }  // namespace plab::app

@@ -1,6 +1,7 @@
 #include "app/viewer/sim_session.h"
 
 #include "sim/error.h"
+#include "sim/run_recipe.h"
 
 namespace plab::app {
 namespace {
@@ -52,7 +53,15 @@ void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::siz
     preset_ = preset;
     params_ = params;
     domain_ = initial.domain;
+    scene_ = scene;
     sim_time_ = 0;
+    check();
+}
+
+void SimSession::check() {
+    const std::string source = scene_file_ ? scene_file_->name : "";
+    warnings_ =
+        sim::check_run(scene_, params_, sim::assigned_params(assignments_, scene_file_, source));
 }
 
 void SimSession::set_params(const sim::Params& edited) {
@@ -60,6 +69,7 @@ void SimSession::set_params(const sim::Params& edited) {
     if (live == params_) return;
     join_errors(sim::param_errors(live));
     params_ = live;
+    check();  // a dt dragged past its limit warns at once
 }
 
 void SimSession::reset(const sim::Params& edited) {

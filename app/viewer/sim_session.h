@@ -7,11 +7,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/lab/sim_time.h"
 #include "app/viewer/app_config.h"
 #include "sim/params.h"
 #include "sim/presets.h"
+#include "sim/run_checks.h"
 #include "sim/scene.h"
 #include "sim/scene_file.h"
 #include "sim/simulator.h"
@@ -50,6 +52,9 @@ class SimSession {
     sim::Params use_scene_file(const sim::SceneFile& file, std::size_t count = 0);
     // The scene file in use, if any.
     const std::optional<sim::SceneFile>& scene_file() const { return scene_file_; }
+    // What the start-up checks find suspicious in the running scene with the parameters in
+    // effect (sim/run_checks.h): rechecked at every restart and live edit, shown by the panel.
+    const std::vector<sim::RunWarning>& warnings() const { return warnings_; }
     // Re-allocates for `count` particles and restarts.
     void change_count(std::size_t count, const sim::Params& edited);
     // Re-creates the simulator on `backend` and restarts.
@@ -72,12 +77,15 @@ class SimSession {
     // Builds the scene and resets `simulator` with it; throws before touching this session.
     void restart(sim::Simulator& simulator, sim::Preset preset, std::size_t count,
                  const sim::Params& params);
+    void check();  // warnings_ for scene_ and params_
 
     std::unique_ptr<sim::Simulator> simulator_;
     std::string cpu_note_;
     sim::Preset preset_ = sim::Preset::Classic;
     sim::Params params_;
     sim::Domain domain_;
+    sim::Scene scene_;  // the running scene, for the checks of live edits
+    std::vector<sim::RunWarning> warnings_;
     std::vector<std::string> assignments_;
     sim::SimulatorOptions options_;
     std::optional<sim::SceneFile> scene_file_;

@@ -4,6 +4,8 @@
 
 #include <iostream>
 
+#include "app/lab/count_option.h"
+#include "app/lab/output_file.h"
 #include "app/viewer/app.h"
 #include "sim/enum_names.h"
 #include "sim/error.h"
@@ -25,7 +27,7 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
                    "Scene file (JSON), e.g. assets/scenes/mixer.json; overrides --preset");
     top.add_option("--particles", a.run.particles,
                    "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
-        ->check(CLI::PositiveNumber);
+        ->check(count_check(1, sim::kMaxParticles));
     top.add_option("--set", a.run.assignments, "Override a parameter: name=value (repeatable)");
     top.add_option("--color", color_, "Colour map: " + sim::enum_choices(sim::color_mode_names()))
         ->check(CLI::IsMember(sim::enum_names(sim::color_mode_names())))
@@ -71,6 +73,9 @@ int WindowCommand::run() {
     }
     // Bad --set values or a count the scene cannot hold fail here, before a window opens.
     sim::resolve_run(a.run, default_particles(sim::Backend::Cpu));
+    // So does an output that cannot be written (a missing folder is made).
+    if (!a.record.empty()) require_writable(a.record);
+    if (!a.screenshot.empty()) require_writable(a.screenshot);
     App window_app(a);
     return window_app.run();
 }

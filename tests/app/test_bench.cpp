@@ -26,13 +26,35 @@ TEST(Bench, PrintsConfigurationAndEveryStage) {
     c.warmup = 1;
     c.preset = "granular";
     c.assignments = {"shear=0.1"};
+    c.window = "start";
     std::ostringstream out;
     run_bench(c, out, nullptr);
     const std::string s = out.str();
     for (const char* want :
          {"backend      cpu", "preset granular", "particles    2000", "grid build", "sort/reorder",
-          "forces", "integrate", "median step", "steps/s", "0 non-finite"})
+          "forces", "integrate", "median step", "steps/s", "0 non-finite",
+          "window       the start: 5 steps after 1 warm-up steps"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+}
+
+TEST(Bench, DemMeasuresTheSettledPileByDefault) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 300;
+    c.steps = 3;
+    c.warmup = 1;
+    c.assignments = {"radius=0.0625"};  // a 16³-cell grid: the settling steps stay cheap
+    std::ostringstream out;
+    EXPECT_TRUE(run_bench(c, out, nullptr));
+    const std::string s = out.str();
+    const auto at = s.find("window       the settled pile: ");
+    ASSERT_NE(at, std::string::npos) << s;
+    EXPECT_NE(s.find("of its peak", at), std::string::npos) << s;
+    EXPECT_LT(at, s.find("stage (")) << "said before the timings";
+
+    BenchConfig bad = c;
+    bad.window = "middle";
+    EXPECT_THROW(run_bench(bad, out, nullptr), Error);
 }
 
 TEST(Bench, SceneFileReplacesThePresetAndGivesTheCount) {
@@ -42,6 +64,7 @@ TEST(Bench, SceneFileReplacesThePresetAndGivesTheCount) {
     c.warmup = 0;
     c.scene = std::string(PLAB_SCENES_DIR) + "/mixer.json";
     c.particles_given = false;
+    c.window = "start";
     std::ostringstream out;
     run_bench(c, out, nullptr);
     EXPECT_NE(out.str().find("scene mixer"), std::string::npos) << out.str();
@@ -64,19 +87,45 @@ TEST(Bench, SphSceneReportsTheLiquid) {
     c.particles = 3000;
     c.particles_given = true;
     c.model = "sph";
+    c.flow_time = 0.002;  // the flow window: every step of the first 2 ms
     std::ostringstream out;
     run_bench(c, out, nullptr);
     const std::string s = out.str();
     for (const char* want : {"model        sph", "scene hydrostatic_tank", "particles    3000",
+                             "window       the flow: every step of its first 0.002 s",
                              "liquid        density", "CFL number", "in reach per particle"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
     EXPECT_EQ(s.find("DIVERGED"), std::string::npos) << s;
+}
+
+TEST(Bench, ADivergedRunIsInvalidSaysSoFirstAndIsNoResult) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.window = "start";
+    c.particles = 2000;
+    c.steps = 3;
+    c.warmup = 3;
+    c.assignments = {"gravity_y=-1"};  // the classic pile falls through itself
+    std::ostringstream out;
+    EXPECT_FALSE(run_bench(c, out, nullptr));
+    const std::string s = out.str();
+    const auto invalid = s.find("INVALID      the run diverged before the measured steps");
+    ASSERT_NE(invalid, std::string::npos) << s;
+    EXPECT_LT(invalid, s.find("stage (")) << "said before any timing";
+    EXPECT_NE(s.find("median step"), std::string::npos);
+    EXPECT_NE(s.find("ms (steady clock)  [INVALID]"), std::string::npos) << s;
+
+    c.assignments.clear();
+    std::ostringstream sound;
+    EXPECT_TRUE(run_bench(c, sound, nullptr));
+    EXPECT_EQ(sound.str().find("INVALID"), std::string::npos) << sound.str();
 }
 
 TEST(Bench, BadConfigurationIsAClearError) {
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
     std::ostringstream out;
+    c.window = "start";
     auto fails = [&](BenchConfig bad) {
         try {
             run_bench(bad, out, nullptr);

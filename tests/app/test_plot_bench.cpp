@@ -79,6 +79,31 @@ TEST_F(PlotBench, WritesStepAndStageCharts) {
     EXPECT_TRUE(is_png(dir_ / "png" / "stages.png"));
 }
 
+TEST_F(PlotBench, DivergedPointsAreLeftOut) {
+    // The valid and invalid_reason columns as bench --sweep writes them; a diverged point has
+    // empty timing cells.
+    std::string csv = kHeader;
+    csv.replace(csv.find(",step_ms_median"), 0, ",valid,invalid_reason");
+    auto with_validity = [](std::string r, const char* validity) {
+        const std::size_t at = r.find(",on,on,") + 6;
+        return r.insert(at, validity);
+    };
+    csv += with_validity(row("cpu", 1000, 1.0), ",yes,");
+    csv += with_validity(row("cpu", 4000, 4.0), ",yes,");
+    csv += "cpu,dev,classic,16000,256,off,0,on,on,no,\"a particle moves 2 m per step\"" +
+           std::string(16, ',') + "\n";
+    ASSERT_EQ(plot(csv), 0) << err_;
+    EXPECT_NE(err_.find("line 4: left out, the run diverged (a particle moves 2 m per step)"),
+              std::string::npos)
+        << err_;
+    EXPECT_TRUE(is_png(dir_ / "png" / "step_ms.png"));
+
+    // Nothing valid: nothing to draw, said as an error.
+    std::string none = csv.substr(0, csv.find('\n') + 1) + csv.substr(csv.rfind("cpu,dev"));
+    EXPECT_EQ(plot(none), 1);
+    EXPECT_NE(err_.find("no valid configurations"), std::string::npos) << err_;
+}
+
 TEST_F(PlotBench, MalformedCsvIsAClearError) {
     EXPECT_EQ(plot("time,value\n1,2\n"), 1);
     EXPECT_NE(err_.find("line 1: no 'particles' column"), std::string::npos) << err_;

@@ -1,11 +1,14 @@
 // The recorder behind the panel's Record button and --record: frame counts, recording until
-// stopped, configuration changes noted in the header, file names and saving.
+// stopped, configuration changes noted in the header, file names and saving, frames streamed
+// to disk as they come and the file written whole at the end.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/lab/output_file.h"
 #include "app/lab/recorder.h"
+#include "child_process.h"
 #include "sim/error.h"
 
 namespace plab::app {
@@ -75,6 +78,74 @@ TEST(Recorder, FileNamesAndSaving) {
     EXPECT_EQ(back.frames.size(), 2u);
     fs::remove_all(dir.parent_path());
     EXPECT_THROW(save_recording(rec, "", when), Error);
+}
+
+TEST(Recorder, StreamsEveryFrameToDiskAndWritesTheFileWholeAtTheEnd) {
+    const test::TempFolder dir("plab_recorder");
+    const fs::path file = dir.path() / "run.csv";
+    Recorder r;
+    r.start(kConfig, 10, file);
+    EXPECT_EQ(r.file(), file);
+    for (int i = 0; i < 4; ++i) r.add(frame(10 + i), kConfig);
+    // Before the end: nothing under the file's name, every finished frame beside it.
+    EXPECT_FALSE(fs::exists(file));
+    const std::vector<fs::path> streamed = test::temporaries(dir.path());
+    ASSERT_EQ(streamed.size(), 1u);
+    const std::string text = test::file_text(streamed[0]);
+    EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=1\n# backend=cuda\n")) << text;
+    EXPECT_NE(text.find("\n3,13,"), std::string::npos) << "the fourth row is on disk\n" << text;
+
+    // Ended early: the file holds the 4 frames and says so; the temporary is gone.
+    const Recording rec = r.finish();
+    EXPECT_FALSE(r.active());
+    EXPECT_EQ(rec.frames.size(), 4u);
+    const Recording back = read_recording(file);
+    EXPECT_EQ(back.config, kConfig);
+    ASSERT_EQ(back.frames.size(), 4u);
+    EXPECT_EQ(back.frames[3].frame_ms, 13);
+    EXPECT_TRUE(test::temporaries(dir.path()).empty());
+}
+
+TEST(Recorder, AnAbandonedRecordingLeavesNothingAndAFileFirstWrittenIsKept) {
+    const test::TempFolder dir("plab_recorder");
+    const fs::path file = dir.path() / "run.csv";
+    write_whole_file(file, "an earlier run\n");
+    {
+        Recorder r;
+        r.start(kConfig, 0, file);
+        r.add(frame(5), kConfig);
+        r.abandon();
+        EXPECT_FALSE(r.active());
+        r.start(kConfig, 0, file);
+        r.add(frame(5), kConfig);
+    }  // destroyed while recording (a run that failed)
+    EXPECT_EQ(test::file_text(file), "an earlier run\n");
+    EXPECT_TRUE(test::temporaries(dir.path()).empty());
+}
+
+TEST(Recorder, AFileThatCannotBeWrittenFailsAtTheStartNamingIt) {
+    const test::TempFolder dir("plab_recorder");
+    const fs::path plain = dir.path() / "plain_file";
+    write_whole_file(plain, "x");
+    Recorder r;
+    try {
+        r.start(kConfig, 5, plain / "run.csv");
+        FAIL() << "started a recording under a regular file";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find((plain / "run.csv").string()), std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(r.active());
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+    // A full disk: the header does not reach it, and the message says where and why.
+    try {
+        r.start(kConfig, 5, "/dev/full");
+        FAIL() << "recorded onto a full device";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'/dev/full': No space left on device"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(Recorder, ExpandsHome) {

@@ -95,6 +95,9 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
                                                   "sorted_memory",
                                                   "double_state",
                                                   "render",
+                                                  "valid",
+                                                  "invalid_reason",
+                                                  "window",
                                                   "spring"};
     ASSERT_GT(header.size(), config_cols.size());
     for (std::size_t i = 0; i < config_cols.size(); ++i) EXPECT_EQ(header[i], config_cols[i]);
@@ -114,7 +117,10 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         EXPECT_FALSE(cells[1].empty());
         EXPECT_EQ(cells[2], want_preset[r - 1]);
         EXPECT_EQ(cells[3], want_particles[r - 1]);
-        EXPECT_EQ(cells[config_cols.size() - 2], "off");  // render: steps only
+        EXPECT_EQ(cells[config_cols.size() - 5], "off");      // render: steps only
+        EXPECT_EQ(cells[config_cols.size() - 4], "yes");      // valid
+        EXPECT_EQ(cells[config_cols.size() - 3], "");         // no reason
+        EXPECT_EQ(cells[config_cols.size() - 2], "settled");  // DEM's window
         // The swept parameter's column comes right after the fixed configuration columns.
         EXPECT_EQ(cells[config_cols.size() - 1], "0.4");
         std::vector<double> v(header.size());
@@ -138,8 +144,10 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
     for (const auto& l : table) EXPECT_EQ(bars(l), bars(table[0])) << l;
     EXPECT_TRUE(table[0].starts_with("| particles | preset | spring | backend | step ms |"));
     EXPECT_TRUE(table[2].starts_with("| 500 | classic | 0.4 | cpu | ")) << table[2];
-    EXPECT_NE(md.find("4 of 4 configurations, 3 measured steps after 1 warm-up"),
-              std::string::npos);
+    EXPECT_NE(
+        md.find("4 of 4 configurations, each measured over the window its window column names "
+                "(auto: 3 steps after 1 warm-up"),
+        std::string::npos);
     fs::remove_all(dir);
 }
 
@@ -192,6 +200,47 @@ TEST(Sweep, RenderIsAnAxisAndAPlainRenderAppliesToEveryPoint) {
     EXPECT_EQ(points[1].config.render, "pinned-async");
     const auto plain = expand_sweep(base, {parse_sweep_axis("particles=100,200")});
     for (const auto& p : plain) EXPECT_EQ(p.config.render, "pinned");
+}
+
+}  // namespace
+}  // namespace plab::app
+
+namespace plab::app {
+namespace {
+
+TEST(Sweep, ADivergedPointIsMarkedInvalidAndHasNoTimings) {
+    const fs::path dir = fs::path(testing::TempDir()) / "plab_sweep_invalid";
+    fs::remove_all(dir);
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 1000;
+    c.steps = 2;
+    c.warmup = 3;
+    std::ostringstream out, progress;
+    // gravity_y = -1 makes the classic pile fall through itself: a diverged run.
+    EXPECT_FALSE(run_sweep(c, {"gravity_y=-0.0003,-1"}, dir, out, progress, nullptr));
+
+    const auto csv = lines_of(read(dir / "sweep.csv"));
+    ASSERT_EQ(csv.size(), 3u);
+    const auto header = csv_cells(csv[0]);
+    auto column = [&](const char* name) {
+        const auto at = std::find(header.begin(), header.end(), name);
+        EXPECT_NE(at, header.end()) << name;
+        return static_cast<std::size_t>(at - header.begin());
+    };
+    const auto sound = csv_cells(csv[1]), diverged = csv_cells(csv[2]);
+    EXPECT_EQ(sound[column("valid")], "yes");
+    EXPECT_EQ(sound[column("invalid_reason")], "");
+    EXPECT_FALSE(sound[column("step_ms_median")].empty());
+    EXPECT_EQ(diverged[column("valid")], "no");
+    EXPECT_NE(diverged[column("invalid_reason")].find("two diameters"), std::string::npos);
+    for (const char* timing : {"step_ms_median", "forces_ms_p90", "steps_per_s"})
+        EXPECT_EQ(diverged[column(timing)], "") << timing;
+
+    const std::string md = read(dir / "sweep.md");
+    EXPECT_NE(md.find("| -1 | cpu | INVALID: the run diverged |"), std::string::npos) << md;
+    EXPECT_NE(md.find("INVALID (1 of 2 points"), std::string::npos) << md;
+    EXPECT_NE(progress.str().find("INVALID"), std::string::npos);
 }
 
 }  // namespace

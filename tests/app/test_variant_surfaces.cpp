@@ -97,6 +97,7 @@ TEST(VariantSurfaces, EveryRowIsASweepColumn) {
     c.particles = 200;
     c.steps = 1;
     c.warmup = 0;
+    c.window = "start";
     c.options.sorted_memory = false;
     std::ostringstream out, progress;
     run_sweep(c, {"scatter_forces=on"}, dir, out, progress, nullptr);

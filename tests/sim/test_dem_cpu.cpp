@@ -8,6 +8,7 @@
 
 #include "sim/cpu_simulator.h"
 #include "sim/dem_theory.h"
+#include "sim/divergence.h"
 #include "sim/error.h"
 #include "sim/presets.h"
 #include "sim/test_helpers.h"
@@ -158,6 +159,22 @@ TEST(DemCpu, PileSettlesInsideTheBox) {
         ASSERT_LE(x.y, d.max.y - r);
         ASSERT_GE(x.z, d.min.z + r);
         ASSERT_LE(x.z, d.max.z - r);
+    }
+}
+
+// Above the sample's size the classic box grows sideways, never deeper (presets.h); at a
+// radius of 1/16 that rule starts at 4,096 particles, so the CPU can run it for long.
+TEST(DemCpu, ClassicBeyondTheSamplesSizeStaysSound) {
+    Params p = preset_params(Preset::Classic);
+    p.radius = 1.f / 16;
+    const std::size_t n = 6000;
+    CpuSimulator sim;
+    sim.reset(build_initial_state(preset_scene(Preset::Classic, n, p), p, n), p);
+    for (int i = 0; i < 2000; ++i) {
+        sim.step(p);
+        if (i % 250 == 249) {
+            ASSERT_EQ(divergence_reason(sim.stats(p), p), "") << "step " << i;
+        }
     }
 }
 

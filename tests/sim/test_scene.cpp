@@ -1,6 +1,7 @@
 // Scenes and presets: particle placement, capacity errors, the classic box growing with N.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/dem_theory.h"
@@ -30,15 +31,33 @@ TEST(Scene, ClassicStartsLikeTheSampleLattice) {
     EXPECT_EQ(s.grid.dim_x, 64);
 }
 
-TEST(Scene, ClassicBoxGrowsOnlyWhenTheCubeDoesNotFit) {
+TEST(Scene, ClassicBoxGrowsSidewaysKeepingTheSamplesDepth) {
     const Params p = preset_params(Preset::Classic);
     const Scene fits = preset_scene(Preset::Classic, 262144, p);  // 64³ fills [-1, 1]³ exactly
     EXPECT_FLOAT_EQ(fits.domain.max.x, 1.f);
-    const Scene grown = preset_scene(Preset::Classic, 1048576, p);  // 102³ ≥ 2^20
-    EXPECT_FLOAT_EQ(grown.domain.max.x, 0.5f * 102 * 2 * p.radius);
+    EXPECT_FLOAT_EQ(fits.domain.max.y, 1.f);
+    // 2^20 = 128 × 64 × 128: the box grows to [-2, 2] in x and z and keeps y in [-1, 1].
+    const Scene grown = preset_scene(Preset::Classic, 1048576, p);
+    EXPECT_FLOAT_EQ(grown.domain.min.y, -1.f);
+    EXPECT_FLOAT_EQ(grown.domain.max.y, 1.f);
+    EXPECT_FLOAT_EQ(grown.domain.max.x, 0.5f * 128 * 2 * p.radius);
+    EXPECT_FLOAT_EQ(grown.domain.max.z, grown.domain.max.x);
     const InitialState s = build_initial_state(grown, p, 1048576);
-    EXPECT_EQ(s.grid.dim_x, 102);
+    EXPECT_EQ(s.grid.dim_x, 128);
+    EXPECT_EQ(s.grid.dim_y, 64);
     EXPECT_EQ(s.pos.size(), 1048576u);
+    float top = -1e9f;
+    for (const Float4& q : s.pos) top = std::max(top, q.y);
+    EXPECT_LE(top, 1.f);  // no particle starts above the sample's height
+
+    // The same rule at any radius: 1/16 gives 16 layers, so 5000 particles form an
+    // 18 × 16 × 18 slab in a box 2 high.
+    Params big = p;
+    big.radius = 1.f / 16;
+    const Scene slab = preset_scene(Preset::Classic, 5000, big);
+    EXPECT_FLOAT_EQ(slab.domain.max.y - slab.domain.min.y, 2.f);
+    EXPECT_FLOAT_EQ(slab.domain.max.x, 0.5f * 18 * 2 * big.radius);
+    EXPECT_EQ(scene_capacity(slab), 18u * 16u * 18u);
 }
 
 TEST(Scene, SameSceneStartsIdentically) {

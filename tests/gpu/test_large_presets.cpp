@@ -1,0 +1,48 @@
+// Every preset at 4M particles on the GPU keeps a sound state for 2,000 steps: the sizes the
+// benchmarks publish must come from runs that did not blow up. Skipped without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/divergence.h"
+#include "sim/run_recipe.h"
+#include "sim/simulator.h"
+
+namespace plab::sim {
+namespace {
+
+constexpr std::size_t kParticles = 4'194'304;
+constexpr int kSteps = 2000;
+
+class LargePresets : public testing::TestWithParam<const char*> {
+  protected:
+    void SetUp() override {
+        const std::string why = cuda_unavailable_reason();
+        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
+    }
+};
+
+TEST_P(LargePresets, FourMillionParticlesStaySoundFor2000Steps) {
+    RunRequest request;
+    request.preset = GetParam();
+    request.particles = kParticles;
+    RunRecipe run = resolve_run(request, kParticles);
+    run.params.substeps = 1;
+    SimulatorOptions graph;
+    graph.graph = true;
+    const auto sim = make_simulator(Backend::Cuda, nullptr, graph);
+    sim->reset(run.initial_state(), run.params);
+    for (int done = 0; done < kSteps; done += 500) {
+        for (int i = 0; i < 500; ++i) sim->step(run.params);
+        const SimStats s = sim->stats(run.params);
+        ASSERT_EQ(divergence_reason(s, run.params), "")
+            << run.label << " after " << done + 500 << " steps";
+        ASSERT_EQ(s.count, kParticles);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPreset, LargePresets,
+                         testing::Values("classic", "granular", "water"));
+
+}  // namespace
+}  // namespace plab::sim
