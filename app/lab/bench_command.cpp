@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "app/lab/bench.h"
-#include "app/lab/count_option.h"
+#include "app/lab/cli_checks.h"
 #include "app/lab/sweep.h"
 #include "sim/enum_names.h"
 #include "sim/error.h"
@@ -59,7 +59,7 @@ BenchCommand::BenchCommand(CLI::App& parent)
     c.add_option("--speed-scale", b.speed_scale,
                  "With --render: m/s at the top of the speed colour ramp (as the window's "
                  "--speed-scale)")
-        ->check(CLI::PositiveNumber)
+        ->check(number_check(1e-9, 1e9))
         ->capture_default_str();
     c.add_option("--screenshot", b.screenshot,
                  "With --render: save the first measured frame as PNG, drawn after --warmup + 1 "

@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "app/lab/count_option.h"
+#include "app/lab/cli_checks.h"
 #include "app/lab/output_file.h"
 #include "app/viewer/app.h"
 #include "sim/enum_names.h"
@@ -35,7 +35,7 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     top.add_option("--speed-scale", a.speed_scale,
                    "Fix the top of the speed colour ramp at this many m/s (default: follow the "
                    "fastest particle)")
-        ->check(CLI::PositiveNumber);
+        ->check(number_check(1e-9, 1e9));
     top.add_option("--frames", a.frames, "Run this many frames, then exit")
         ->check(CLI::PositiveNumber);
     top.add_option("--screenshot", a.screenshot,

@@ -59,6 +59,15 @@ TEST(BenchInputs, NegativeAndHugeCountsFailWhileParsing) {
     EXPECT_LT(Clock::now() - start, std::chrono::seconds(1));
 }
 
+TEST(BenchInputs, NumbersPastAFloatOrNotFiniteFailWhileParsing) {
+    for (const char* v : {"nan", "inf", "1e39", "-1", "0", "fast"})
+        EXPECT_NE(parse_error({"--speed-scale", v})
+                      .find(std::string("'") + v + "' is not a number in [1e-09, 1e+09]"),
+                  std::string::npos)
+            << v;
+    EXPECT_EQ(parse_error({"--speed-scale", "0.05"}), "");
+}
+
 TEST(BenchInputs, CountsPastTheLimitFailFastEverywhere) {
     const auto start = Clock::now();
     BenchConfig c;

@@ -70,9 +70,10 @@ TEST(Interrupt, AnInterruptedSweepKeepsTheRowsItFinished) {
     const fs::path out = dir.path() / "sweep";
     const fs::path log = dir.path() / "log.txt";
     // A quick point, then one that takes far longer than the test waits.
-    test::Child app({PLAB_APP_BINARY, "bench", "--backend", "cpu", "--steps", "20", "--warmup", "2",
-                     "--sweep", "particles=300,200000,300000", "--out", out.string()},
-                    log);
+    test::Child app(
+        {PLAB_APP_BINARY, "bench", "--backend", "cpu", "--steps", "20", "--warmup", "2", "--window",
+         "start", "--sweep", "particles=300,200000,300000", "--out", out.string()},
+        log);
     ASSERT_TRUE(
         test::wait_until([&] { return fs::exists(out / "sweep.csv") || !app.running(); }, 60s))
         << file_text(log);

@@ -1,5 +1,6 @@
 // The app's simulation session with scene files: start one, change its size within what its
-// blocks place, refuse more and keep running, and leave it for a preset.
+// blocks place, refuse more and keep running, and leave it for a preset; and the start-up
+// warnings it keeps for the panel.
 #include <gtest/gtest.h>
 
 #include "app/viewer/sim_session.h"
@@ -54,6 +55,24 @@ TEST(SimSession, ChangingPresetLeavesTheSceneFile) {
     EXPECT_FALSE(session.scene_file().has_value());
     EXPECT_EQ(session.preset(), sim::Preset::Classic);
     EXPECT_FLOAT_EQ(session.domain().max.x, 1.f);
+}
+
+TEST(SimSession, StartUpWarningsFollowTheSceneAndLiveEdits) {
+    AppConfig config = small_cpu_config();
+    config.run.preset = "water";
+    config.run.assignments = {"spring=4"};  // DEM only: the panel says it has no effect
+    SimSession session(config);
+    ASSERT_EQ(session.warnings().size(), 1u);
+    EXPECT_NE(session.warnings()[0].text.find("parameter spring (spring=4) applies to dem only"),
+              std::string::npos);
+    sim::Params edited = session.params();
+    edited.dt *= 10;  // dragged past the CFL limit: warned at once, without a reset
+    session.set_params(edited);
+    ASSERT_EQ(session.warnings().size(), 2u);
+    EXPECT_NE(session.warnings()[0].text.find("above the SPH stability limit"), std::string::npos);
+    edited.dt /= 10;
+    session.set_params(edited);
+    EXPECT_EQ(session.warnings().size(), 1u);
 }
 
 }  // namespace
