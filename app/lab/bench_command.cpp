@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/lab/bench.h"
+#include "app/lab/bench_run.h"
 #include "app/lab/cli_checks.h"
 #include "app/lab/sweep.h"
 #include "sim/enum_names.h"
@@ -44,7 +45,11 @@ BenchCommand::BenchCommand(CLI::App& parent)
                  "Which part of the run is measured: auto (settled for DEM, flow for SPH), start "
                  "(right after the warm-up), settled (once the pile has come to rest) or flow "
                  "(every step of the first --flow-time simulated seconds)")
-        ->check(CLI::IsMember({"auto", "start", "settled", "flow"}))
+        ->check(CLI::IsMember([] {
+            std::vector<std::string> names{"auto"};
+            for (const auto& n : sim::enum_names(window_names())) names.push_back(n);
+            return names;
+        }()))
         ->capture_default_str();
     c.add_option("--flow-time", b.flow_time,
                  "Simulated seconds the flow window covers (it sets the measured steps)")

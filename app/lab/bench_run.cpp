@@ -9,6 +9,7 @@
 #include "app/lab/interrupt.h"
 #include "app/lab/sim_time.h"
 #include "sim/divergence.h"
+#include "sim/enum_names.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/input_limits.h"
@@ -47,26 +48,22 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
 
 }  // namespace
 
+std::span<const sim::EnumName<BenchWindow>> window_names() {
+    static constexpr sim::EnumName<BenchWindow> kNames[] = {{BenchWindow::Start, "start"},
+                                                            {BenchWindow::Settled, "settled"},
+                                                            {BenchWindow::Flow, "flow"}};
+    return kNames;
+}
+
 BenchWindow resolve_window(const std::string& window, sim::Model model) {
     if (window == "auto")
         return model == sim::Model::Dem ? BenchWindow::Settled : BenchWindow::Flow;
-    if (window == "start") return BenchWindow::Start;
-    if (window == "settled") return BenchWindow::Settled;
-    if (window == "flow") return BenchWindow::Flow;
-    throw Error("--window takes auto, start, settled or flow, not '" + window + "'");
+    if (const auto w = sim::find_enum(window_names(), window)) return *w;
+    throw Error("--window takes auto, " + sim::enum_choices(window_names()) + ", not '" + window +
+                "'");
 }
 
-std::string_view window_name(BenchWindow window) {
-    switch (window) {
-        case BenchWindow::Start:
-            return "start";
-        case BenchWindow::Settled:
-            return "settled";
-        case BenchWindow::Flow:
-            return "flow";
-    }
-    return "?";
-}
+std::string_view window_name(BenchWindow window) { return sim::enum_name(window_names(), window); }
 
 sim::RunRecipe bench_recipe(const BenchConfig& c) {
     PLAB_REQUIRE(c.particles >= 1 && c.particles <= sim::kMaxParticles,

@@ -3,11 +3,13 @@
 // requested size, warm-up, the measured steps and (for CUDA graphs) a second pass with plain
 // launches for the stage split. `particle-lab bench` prints it; `bench --sweep` tabulates it.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/lab/bench_config.h"
+#include "sim/enum_names.h"
 #include "sim/params.h"
 #include "sim/run_recipe.h"
 #include "sim/scene.h"
@@ -25,6 +27,8 @@ enum class BenchWindow { Start, Settled, Flow };
 // plab::Error naming the allowed values.
 BenchWindow resolve_window(const std::string& window, sim::Model model);
 std::string_view window_name(BenchWindow window);
+// The window names (without "auto"), one table for parse, print and the CLI check.
+std::span<const sim::EnumName<BenchWindow>> window_names();
 
 // A settled pile: the kinetic energy down to this share of its peak since the start, or no
 // longer falling over kSettlePlateau checks; checked every kSettleCheck steps, for at most
