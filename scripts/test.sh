@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set-up, the format check, build and every test: the release build (with CUDA when nvcc is
-# found; GPU tests report "skipped" without a device) and a CPU-only AddressSanitizer + UBSan
-# build.
+# found; GPU tests report "skipped" without a device), a CPU-only AddressSanitizer + UBSan
+# build, and every libFuzzer target for a bounded time (clang-16; scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,5 +20,8 @@ echo "== CPU-only AddressSanitizer + UndefinedBehaviorSanitizer build =="
 cmake --preset asan
 cmake --build --preset asan
 ctest --preset asan
+
+echo "== libFuzzer targets, ${PLAB_FUZZ_SECONDS:-60} s each =="
+./scripts/fuzz.sh "${PLAB_FUZZ_SECONDS:-60}"
 
 echo "test.sh: all passed in $(( $(date +%s) - start )) s"
