@@ -39,6 +39,8 @@ class InteropBuffer {
     bool attached() const { return resource_ != nullptr; }
     GLuint buffer() const { return buffer_; }
     std::size_t bytes() const { return bytes_; }
+    // For a reader that maps it together with other resources (render/splat_renderer.cpp).
+    cudaGraphicsResource* resource() const { return resource_; }
 
   private:
     friend class InteropMapping;

@@ -6,6 +6,12 @@
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 
+#if PLAB_HAS_CUDA
+#include <cuda_gl_interop.h>
+
+#include "sim/cuda/cuda_check.h"
+#endif
+
 namespace plab::render {
 namespace {
 
@@ -147,15 +153,23 @@ void ParticleFeed::upload(const sim::Float4* positions, const sim::Float4* color
 
 #if PLAB_HAS_CUDA
 
+std::pair<InteropBuffer*, InteropBuffer*> ParticleFeed::interop_buffers() {
+    const std::size_t bytes = capacity_ * kVec4Bytes;
+    interop_->positions.attach(positions_.get(), bytes);
+    interop_->colors.attach(colors_.get(), bytes);
+    return {&interop_->positions, &interop_->colors};
+}
+
 FeedTiming ParticleFeed::feed_interop(sim::Simulator& simulator, const sim::RenderStyle& style) {
     PLAB_REQUIRE(simulator.backend() == sim::Backend::Cuda,
                  "CUDA-GL interop needs the CUDA backend");
     FeedTiming t;
     t.path = FeedPath::Interop;
-    // Once per buffer and size, not per frame.
-    const std::size_t bytes = capacity_ * kVec4Bytes;
-    interop_->positions.attach(positions_.get(), bytes);
-    interop_->colors.attach(colors_.get(), bytes);
+    // Once per buffer and size, not per frame. A CUDA reader may have mapped them read-only.
+    interop_buffers();
+    for (const InteropBuffer* b : {&interop_->positions, &interop_->colors})
+        PLAB_CUDA_CHECK(
+            cudaGraphicsResourceSetMapFlags(b->resource(), cudaGraphicsMapFlagsWriteDiscard));
 
     auto start = std::chrono::steady_clock::now();
     InteropBuffer* const buffers[] = {&interop_->positions, &interop_->colors};

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/gl_handles.h"
@@ -13,6 +14,8 @@
 #include "sim/simulator.h"
 
 namespace plab::render {
+
+class InteropBuffer;
 
 // HostCopy exports into ordinary (pageable) host arrays, PinnedCopy into the simulator's
 // page-locked staging (host_staging), Interop straight into the mapped buffers. PinnedAsync
@@ -58,6 +61,12 @@ class ParticleFeed {
 
     GLuint positions() const { return positions_.get(); }
     GLuint colors() const { return colors_.get(); }
+
+#if PLAB_HAS_CUDA
+    // The position and colour buffers registered with CUDA (registered now if they were not),
+    // for a CUDA reader of what the last feed wrote (render/splat_renderer.h). Not mapped.
+    std::pair<InteropBuffer*, InteropBuffer*> interop_buffers();
+#endif
 
   private:
     FeedTiming feed_host(sim::Simulator& simulator, const sim::RenderStyle& style, bool pinned);

@@ -50,6 +50,8 @@ float Viewport::aspect() const {
 }
 
 ScenePass::ScenePass() = default;
+// The splatter's registrations refer to the feed's buffers: it goes first.
+ScenePass::~ScenePass() { splat_.reset(); }
 
 FeedTiming ScenePass::feed(sim::Simulator& simulator, const sim::RenderStyle& style,
                            FeedPath path) {
@@ -66,17 +68,27 @@ void ScenePass::clear(int width, int height) {
     PLAB_GL_CHECK(glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT));
 }
 
-void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport,
-                     const SceneLayers& what) const {
-    PLAB_REQUIRE(viewport.width > 0 && viewport.height > 0, "the scene's viewport is empty");
-    PLAB_GL_CHECK(glViewport(viewport.x, viewport.y, viewport.width, viewport.height));
+RenderView ScenePass::render_view(const OrbitCamera& camera, const Viewport& viewport) {
     RenderView view;
     view.view = camera.view();
     view.projection = camera.projection(viewport.aspect());
     view.viewport_height = static_cast<float>(viewport.height);
+    return view;
+}
+
+void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const SceneLayers& what) {
+    PLAB_REQUIRE(viewport.width > 0 && viewport.height > 0, "the scene's viewport is empty");
+    PLAB_GL_CHECK(glViewport(viewport.x, viewport.y, viewport.width, viewport.height));
+    const RenderView view = render_view(camera, viewport);
     const glm::mat4 view_projection = view.projection * view.view;
 
-    particles_.draw(feed_.positions(), feed_.colors(), fed_, view, what.radius);
+    if (renderer_ == ParticleRendererKind::Cuda) {
+        if (!splat_) splat_ = std::make_unique<SplatRenderer>();
+        splat_->draw(feed_, fed_, view, particles_.lighting(), what.radius, viewport.x, viewport.y,
+                     viewport.width, viewport.height);
+    } else {
+        particles_.draw(feed_.positions(), feed_.colors(), fed_, view, what.radius);
+    }
     if (what.show_box) {
         lines_.draw_box(to_glm(what.domain.min), to_glm(what.domain.max), view_projection,
                         kBoxColor);
@@ -86,6 +98,15 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport,
         lines_.draw_sphere(what.collider_center, what.collider_radius, view_projection,
                            kColliderColor);
     }
+}
+
+std::optional<SplatTimings> ScenePass::poll_splat_timings() {
+    return splat_ ? splat_->poll_timings() : std::nullopt;
+}
+
+SplatTimings ScenePass::wait_splat_timings() {
+    PLAB_REQUIRE(splat_ != nullptr, "the CUDA renderer has drawn nothing to time");
+    return splat_->wait_timings();
 }
 
 }  // namespace plab::render

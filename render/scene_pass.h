@@ -5,6 +5,8 @@
 // differs per driver stays with the driver: which framebuffer is bound, the part of it the
 // scene gets, how the camera moves and the timers around the draw.
 #include <cstddef>
+#include <memory>
+#include <optional>
 
 #include <glm/glm.hpp>
 
@@ -12,6 +14,7 @@
 #include "render/orbit_camera.h"
 #include "render/particle_feed.h"
 #include "render/particle_renderer.h"
+#include "render/splat_renderer.h"
 #include "sim/color_map.h"
 #include "sim/grid.h"
 #include "sim/params.h"
@@ -53,9 +56,14 @@ struct Viewport {
     float aspect() const;  // width / height
 };
 
+// Who draws the particles: the GL sprite impostors (the reference, and the path without CUDA)
+// or the CUDA splatter (render/splat_renderer.h). The `renderer` variant (sim/variants.h).
+enum class ParticleRendererKind { Gl, Cuda };
+
 class ScenePass {
   public:
     ScenePass();  // needs a current GL 4.5 context
+    ~ScenePass();
 
     // Grows the particle buffers (ParticleFeed::reserve); call before a bigger scene starts.
     void reserve(std::size_t count) { feed_.reserve(count); }
@@ -67,14 +75,30 @@ class ScenePass {
     // scene's background colour and depth 1; leaves the viewport covering them.
     static void clear(int width, int height);
     // Draws into `viewport` of the bound framebuffer as `camera` sees it at the viewport's
-    // aspect: the particles of the last feed, then the box and the collider as `what` asks.
-    // Depth testing stays on.
-    void draw(const OrbitCamera& camera, const Viewport& viewport, const SceneLayers& what) const;
+    // aspect: the particles of the last feed (by the renderer set_renderer chose), then the box
+    // and the collider as `what` asks. Depth testing stays on. Throws plab::Error as the
+    // renderers do.
+    void draw(const OrbitCamera& camera, const Viewport& viewport, const SceneLayers& what);
+
+    // The light both particle renderers shade with.
+    const Lighting& lighting() const { return particles_.lighting(); }
+    // What `camera` contributes to a draw into `viewport` (its aspect, its height).
+    static RenderView render_view(const OrbitCamera& camera, const Viewport& viewport);
+
+    // The caller checks splat_unavailable_reason() before choosing Cuda.
+    void set_renderer(ParticleRendererKind kind) { renderer_ = kind; }
+    ParticleRendererKind renderer() const { return renderer_; }
+    // The CUDA renderer's newest finished timings (none before its first finished frame).
+    std::optional<SplatTimings> poll_splat_timings();
+    // Waits for the CUDA renderer's last draw (benchmarks); throws if it drew nothing.
+    SplatTimings wait_splat_timings();
 
   private:
     ParticleRenderer particles_;
     LineRenderer lines_;
     ParticleFeed feed_;
+    std::unique_ptr<SplatRenderer> splat_;  // made at its first draw
+    ParticleRendererKind renderer_ = ParticleRendererKind::Gl;
     int fed_ = 0;  // particles in the buffers since the last feed
 };
 

@@ -80,6 +80,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     validate(params);
     PLAB_REQUIRE(initial.pos.size() == initial.vel.size(),
                  "initial state has different numbers of positions and velocities");
+    check_captured_state(initial);
     const std::size_t n = initial.pos.size();
     domain_ = initial.domain;
     grid_ = initial.grid;
@@ -90,18 +91,20 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     vel_ = initial.vel;
     id_.resize(n);
     std::iota(id_.begin(), id_.end(), 0u);
+    const bool captured = restore_captured(initial);
     sorted_pos_.resize(n);
     sorted_vel_.resize(n);
     sorted_id_.resize(n);
     cell_.resize(n);
     slot_.resize(n);
     force_.resize(n);
+    friction_.reset(0);  // the frictional law's memory starts again with its first step
     cell_count_.assign(grid_.num_cells() + 1, 0);
     cell_start_.assign(grid_.num_cells() + 1, 0);
     timings_.clear();
-    if (params.model == Model::Sph && n > 0) {
+    if (params.model == Model::Sph && n > 0 && !captured) {
         // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
-        grid_and_reorder();
+        grid_and_reorder(grid_);
         const StepBuffers b = views();
         const GridSpec g = grid_;
         const Domain d = domain_;
@@ -112,6 +115,7 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
             vel_[i].w = sorted_vel_[cell_start_[cell_[i]] + slot_[i]].w;
         });
     }
+    reset_lists(params);
 }
 
 StepBuffers CpuSimulator::views() {
@@ -137,9 +141,8 @@ StepBuffers CpuSimulator::views() {
     return b;
 }
 
-void CpuSimulator::grid_and_reorder() {
+void CpuSimulator::grid_and_reorder(const GridSpec& g) {
     const StepBuffers b = views();
-    const GridSpec g = grid_;
     parallel_for(b.count, [&](uint32_t i) { b.cell[i] = cell_index(xyz(b.pos[i]), g); });
     // Serial counting keeps the previous order inside each cell (a stable counting sort).
     std::fill(cell_count_.begin(), cell_count_.end(), 0u);
@@ -172,24 +175,43 @@ void CpuSimulator::choose_precision() {
 StageTimings CpuSimulator::substep(const Params& p) {
     choose_precision();
     const StepBuffers b = views();
-    const GridSpec g = grid_;
+    const GridSpec g = step_grid();
     const Domain d = domain_;
     StageTimings t;
     const auto t0 = Clock::now();
-    grid_and_reorder();
+    // With neighbour lists, only a step that rebuilds them builds the grid and sorts; the
+    // others copy the state, still in the order of the last build (the list build is timed
+    // with the reorder).
+    const bool build = list_step_builds();
+    if (build) grid_and_reorder(g);
     const auto t1 = Clock::now();
     // Unsorted memory scatters only the index (DEM only: the SPH passes read the sorted copy).
-    const bool sorted = resolved_.effective.sorted_memory;
-    if (sorted)
+    const bool frictional = p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
+    // The frictional pass reads the cell-ordered copy whatever the memory variant says.
+    const bool sorted = resolved_.effective.sorted_memory || frictional;
+    if (!build)
+        parallel_for(b.count, [&](uint32_t i) { copy_particle_in_place(i, b); });
+    else if (sorted)
         parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     else
         parallel_for(b.count, [&](uint32_t i) { scatter_particle<Memory::Unsorted>(i, b); });
+    if (build && listed()) build_lists();
     const auto t2 = Clock::now();
     if (p.model == Model::Sph) {
         sph_forces(b, p, t);
         t.grid_ms = ms_between(t0, t1);
         t.reorder_ms = ms_between(t1, t2);
         t.total_ms = ms_between(t0, Clock::now());
+        return t;
+    }
+    if (frictional) {
+        frictional_pass(b, p);
+        const auto t3 = Clock::now();
+        t.grid_ms = ms_between(t0, t1);
+        t.reorder_ms = ms_between(t1, t2);
+        t.forces_ms = ms_between(t2, t3);
+        t.total_ms = ms_between(t0, t3);
+        t.integrate_fused = true;
         return t;
     }
     if (hi_active_) {
@@ -209,6 +231,9 @@ StageTimings CpuSimulator::substep(const Params& p) {
     }
     if (resolved_.effective.scatter_forces) {
         scatter_forces(b, p);
+    } else if (listed()) {
+        const NeighbourList l = list_view();
+        parallel_for(b.count, [&](uint32_t i) { dem_force_particle_listed(i, b, g, p, l); });
     } else if (sorted) {
         parallel_for(b.count, [&](uint32_t i) { dem_force_particle(i, b, g, p); });
     } else {
@@ -230,15 +255,51 @@ StageTimings CpuSimulator::substep(const Params& p) {
     return t;
 }
 
+void CpuSimulator::frictional_pass(const StepBuffers& b, const Params& p) {
+    // Rotations and contact memory start at zero the first time the law runs (or after the
+    // particle count changed); a reset clears them.
+    if (friction_.size() != b.count) friction_.reset(b.count);
+    const FrictionBuffers f = friction_.buffers();
+    const GridSpec g = step_grid();
+    const Domain d = domain_;
+    if (listed()) {
+        const NeighbourList l = list_view();
+        parallel_for(b.count, [&](uint32_t i) {
+            frictional_particle_step(i, b, f, p, d,
+                                     [&](auto&& visit) { for_each_listed(i, l, b, g, visit); });
+        });
+    } else {
+        parallel_for(b.count, [&](uint32_t i) {
+            frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
+                for_each_candidate(xyz(b.sorted_pos[i]), b, g, visit);
+            });
+        });
+    }
+    friction_.swap_rotation();
+}
+
 void CpuSimulator::sph_forces(const StepBuffers& b, const Params& p, StageTimings& t) {
     // Density for every particle first: the force pass reads the neighbours' densities. The
     // drift is fused into the force pass (it writes only A, which neither pass reads).
-    const GridSpec g = grid_;
+    const GridSpec g = step_grid();
     const Domain d = domain_;
     const SphConstants c = sph_constants(p);
     const auto start = Clock::now();
     pressure_term_.resize(b.count);
     float* terms = pressure_term_.data();
+    if (listed()) {
+        const NeighbourList l = list_view();
+        parallel_for(b.count, [&](uint32_t i) {
+            const float density = sph_density_listed(i, xyz(b.sorted_pos[i]), l, b, g, p, d, c);
+            b.sorted_vel[i].w = density;
+            terms[i] = sph_pressure_term(density, c);
+        });
+        parallel_for(b.count,
+                     [&](uint32_t i) { sph_force_particle_listed(i, b, g, p, d, c, terms, l); });
+        t.forces_ms = ms_between(start, Clock::now());
+        t.integrate_fused = true;
+        return;
+    }
     parallel_for(b.count, [&](uint32_t i) {
         sph_density_particle(i, b, g, p, d, c);
         terms[i] = sph_pressure_term(b.sorted_vel[i].w, c);
@@ -275,6 +336,31 @@ SimStats CpuSimulator::stats(const Params& params) {
 
 Snapshot CpuSimulator::download() { return to_id_order(pos_, vel_, id_); }
 
+InitialState CpuSimulator::capture_state() {
+    InitialState s{domain_, grid_, pos_, vel_, id_, {}, {}};
+    if (hi_active_) {
+        s.pos_hi = pos_hi_;
+        s.vel_hi = vel_hi_;
+    }
+    return s;
+}
+
+// A captured state (InitialState::order, checked by reset): its memory order and double
+// state. Its vel.w already holds the last step's density, so reset does not recompute it.
+bool CpuSimulator::restore_captured(const InitialState& initial) {
+    if (initial.order.empty()) return false;
+    const std::size_t n = initial.pos.size();
+    id_ = initial.order;
+    if (!initial.pos_hi.empty()) {
+        pos_hi_ = initial.pos_hi;
+        vel_hi_ = initial.vel_hi;
+        sorted_pos_hi_.resize(n);
+        sorted_vel_hi_.resize(n);
+        hi_active_ = true;  // choose_precision drops it when double_state is off
+    }
+    return true;
+}
+
 void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
     PLAB_REQUIRE(!target.on_device, "the CPU backend cannot write into device memory");
     PLAB_REQUIRE(
@@ -293,8 +379,9 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
 }
 
 GridSnapshot CpuSimulator::build_grid() {
-    hi_active_ = false;  // the state is reordered below; a double state restarts from it
-    grid_and_reorder();
+    hi_active_ = false;   // the state is reordered below; a double state restarts from it
+    list_valid_ = false;  // and the lists rebuild
+    grid_and_reorder(grid_);
     const StepBuffers b = views();
     parallel_for(b.count, [&](uint32_t i) { scatter_particle(i, b); });
     GridSnapshot s;

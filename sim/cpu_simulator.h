@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "sim/dem_step.h"
+#include "sim/friction_state.h"
+#include "sim/neighbour_list.h"
 #include "sim/simulator.h"
 
 namespace plab::sim {
@@ -22,6 +24,7 @@ class CpuSimulator final : public Simulator {
     std::size_t particle_count() const override { return pos_.size(); }
     SimStats stats(const Params& params) override;
     Snapshot download() override;
+    InitialState capture_state() override;
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override { return last_export_ms_; }
@@ -34,13 +37,30 @@ class CpuSimulator final : public Simulator {
     HostRenderFrame wait_export_async() override { return async_frame_; }
     void set_options(const SimulatorOptions& options) override;
     const ResolvedOptions& effective_options() const override { return resolved_; }
+    NeighbourListStats list_stats() override;
+    NeighbourListStats recent_list_stats() const override;
+    // The neighbour lists' slots per particle from the next build on (0: chosen from the
+    // parameters at reset); `grow` off keeps them even when a build overflows, so that the
+    // overflowed particles scan the grid until the next rebuild (tests of that path).
+    void set_list_slots(uint32_t slots, bool grow = true);
 
   private:
     StageTimings substep(const Params& p);
     void choose_precision();
+    bool restore_captured(const InitialState& initial);
     void scatter_forces(const StepBuffers& b, const Params& p);
     void sph_forces(const StepBuffers& b, const Params& p, StageTimings& t);
-    void grid_and_reorder();
+    // The frictional contact law's force, spin and drift pass (dem_frictional_step.h).
+    void frictional_pass(const StepBuffers& b, const Params& p);
+    void grid_and_reorder(const GridSpec& g);
+    // Neighbour lists (cpu_neighbour_list.cpp): whether this step rebuilds, and the build.
+    bool listed() const { return resolved_.effective.neighbour_list && !pos_.empty(); }
+    const GridSpec& step_grid() const { return listed() ? list_grid_ : grid_; }
+    void reset_lists(const Params& params);
+    // Whether this step builds the grid and sorts (always without lists); counts the step.
+    bool list_step_builds();
+    void build_lists();
+    NeighbourList list_view();
     StepBuffers views();
 
     Domain domain_;
@@ -53,7 +73,18 @@ class CpuSimulator final : public Simulator {
     // double_state apply to this backend; the others are CUDA's).
     ResolvedOptions resolved_;
     std::vector<Float4> force_;         // scatter mode: summed pair forces per sorted particle
+    FrictionState friction_;            // rotations and contact memory (frictional contact law)
     std::vector<float> pressure_term_;  // SPH: p/ρ² per sorted particle, after the density
+    // Neighbour lists (SimulatorOptions::neighbour_list): entries, counts, build positions.
+    std::vector<uint32_t> list_index_, list_count_;
+    std::vector<Float4> list_ref_;
+    GridSpec list_grid_;
+    ListGeometry list_geometry_;
+    uint32_t list_slots_ = 0, list_slots_requested_ = 0, list_most_found_ = 0;
+    bool list_grow_ = true;
+    bool list_valid_ = false;       // the lists and the cell order belong to the current state
+    bool list_overflowed_ = false;  // the last build overflowed: grow before the next
+    NeighbourListStats list_stats_;
     // double_state: the state in double (A and S), allocated while the option is on.
     std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
     bool hi_active_ = false;                // the double state holds the current state

@@ -184,24 +184,33 @@ PLAB_HD inline void for_each_candidate_in_reach(Vec3 pos, const StepBuffers& b, 
 // Sum of pair contact forces (N) on the particle at cell-order position i from the given
 // neighbour rows. Most candidates are out of reach, so a neighbour's velocity and id are
 // loaded only on contact.
+// `candidates(visit)` calls visit(j) for every candidate j: the grid's rows (dem_pair_forces)
+// or a neighbour list (neighbour_list.h); the sum is the same over any source that holds
+// every particle in reach.
+template <Memory M = Memory::Sorted, typename Candidates>
+PLAB_HD inline Vec3 dem_pair_forces_over(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                         const StepBuffers& b, const Params& p,
+                                         Candidates&& candidates) {
+    const float reach2 = 4.f * p.radius * p.radius;
+    Vec3 force{};
+    candidates([&](uint32_t j) {
+        if (j == i) return;
+        const uint32_t s = stored_at<M>(b, j);
+        const Vec3 other = xyz(load(read_pos<M>(b) + s));
+        if (length_squared(other - pos) >= reach2) return;
+        force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                               load(read_id<M>(b) + s), p.radius, p);
+    });
+    return force;
+}
+
 template <Memory M = Memory::Sorted>
 PLAB_HD inline Vec3 dem_pair_forces(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                     const StepBuffers& b, const GridSpec& g, const Params& p,
                                     int first_row = 0, int row_step = 1) {
-    const float reach2 = 4.f * p.radius * p.radius;
-    Vec3 force{};
-    for_each_candidate(
-        pos, b, g,
-        [&](uint32_t j) {
-            if (j == i) return;
-            const uint32_t s = stored_at<M>(b, j);
-            const Vec3 other = xyz(load(read_pos<M>(b) + s));
-            if (length_squared(other - pos) >= reach2) return;
-            force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
-                                   load(read_id<M>(b) + s), p.radius, p);
-        },
-        first_row, row_step);
-    return force;
+    return dem_pair_forces_over<M>(i, pos, vel, id, b, p, [&](auto&& visit) {
+        for_each_candidate(pos, b, g, visit, first_row, row_step);
+    });
 }
 
 // The scatter form of the same sum (Newton's third law): each touching pair once, from the

@@ -1,6 +1,8 @@
 #include "sim/host_state.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "sim/error.h"
 #include "sim/stats_body.h"
@@ -18,6 +20,25 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
         s.vel[id[i]] = vel[i];
     }
     return s;
+}
+
+void check_captured_state(const InitialState& initial) {
+    const std::size_t n = initial.pos.size();
+    const bool hi = !initial.pos_hi.empty() || !initial.vel_hi.empty();
+    if (initial.order.empty()) {
+        PLAB_REQUIRE(!hi, "a double-precision state needs its memory order");
+        return;
+    }
+    PLAB_REQUIRE(initial.order.size() == n, "the memory order has " +
+                                                std::to_string(initial.order.size()) +
+                                                " entries for " + std::to_string(n) + " particles");
+    std::vector<bool> seen(n, false);
+    for (const uint32_t id : initial.order) {
+        PLAB_REQUIRE(id < n && !seen[id], "the memory order is not a permutation of the ids");
+        seen[id] = true;
+    }
+    PLAB_REQUIRE(!hi || (initial.pos_hi.size() == n && initial.vel_hi.size() == n),
+                 "the double-precision state does not hold every particle");
 }
 
 SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,

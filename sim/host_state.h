@@ -11,6 +11,11 @@ namespace plab::sim {
 Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
                      std::span<const uint32_t> id);
 
+// Throws plab::Error unless a captured state's extras fit its particles: `order` empty or a
+// permutation of the ids, pos_hi/vel_hi empty or one per particle (and only with an order).
+// Backends call it in reset before they change anything.
+void check_captured_state(const InitialState& initial);
+
 // `with_density`: also the density statistics from vel.w (SPH).
 SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
                        bool with_density);

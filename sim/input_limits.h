@@ -20,6 +20,10 @@ inline constexpr std::uint64_t kMaxBenchSteps = 1000000;
 // A scene file is read whole; real ones are a few kB.
 inline constexpr std::uintmax_t kMaxSceneFileBytes = 16u << 20;
 
+// A checkpoint (sim/checkpoint.h) is read whole: 36 bytes a particle (100 with the double
+// state), so 10M particles are 360 MB; the cap leaves room for runs far past that.
+inline constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{64} << 30;
+
 // Blocks in one scene: the start-up checks compare every pair.
 inline constexpr std::size_t kMaxBlocks = 4096;
 

@@ -10,6 +10,8 @@
 namespace plab::sim {
 namespace {
 
+constexpr std::string_view kContactNames[] = {"classic", "frictional"};
+
 // Ranges are wide enough for both presets (classic sample units and SI granular) and narrow
 // enough that every value inside them keeps the step finite.
 const ParamInfo kTable[] = {
@@ -41,6 +43,25 @@ const ParamInfo kTable[] = {
      10, false, &Params::viscosity, kSphOnly},
     {"xsph", "", "XSPH: particles move with a blend of their neighbours' velocity (0 = off).", 0, 1,
      false, &Params::xsph, kSphOnly},
+    {"skin", "× range",
+     "Neighbour lists: candidates are listed within the interaction range times (1 + skin), and "
+     "the lists, grid and sort are rebuilt once a particle has moved half the skin. Larger "
+     "rebuilds less often but lists more candidates; applies on Reset.",
+     0.01, 1, true, &Params::skin},
+    {"contact", "",
+     "DEM contact law: classic (the sample's viscous shear: no static friction, piles creep "
+     "flat) or frictional (Coulomb friction with a tangential spring remembered per contact, "
+     "rolling resistance, particles spin).",
+     0, 1, false, &Params::contact, kDemOnly, kContactNames},
+    {"friction", "", "Frictional contacts: sliding friction coefficient mu_s (Coulomb limit).", 0,
+     10, false, &Params::friction, kDemOnly},
+    {"rolling_friction", "",
+     "Frictional contacts: rolling resistance mu_r; a sphere on a slope steeper than atan(mu_r) "
+     "rolls.",
+     0, 1, false, &Params::rolling_friction, kDemOnly},
+    {"tangential_stiffness", "x spring",
+     "Frictional contacts: tangential spring (and dashpot) as a fraction of the normal one.", 0.01,
+     1, false, &Params::tangential_stiffness, kDemOnly},
     {"gravity_x", "m/s²", "Gravity, x component.", -1000, 1000, false, &Params::gravity_x},
     {"gravity_y", "m/s²", "Gravity, y component (up is +y).", -1000, 1000, false,
      &Params::gravity_y},
@@ -135,15 +156,22 @@ void set_param(Params& p, std::string_view name, std::string_view text) {
         throw Error(msg);
     }
     double value = 0;
+    // A named value ("contact=frictional") stands for its number.
+    for (std::size_t k = 0; k < info->names.size(); ++k)
+        if (text == info->names[k]) return info->set(p, static_cast<double>(k));
     const char* first = text.data();
     const char* last = text.data() + text.size();
     const auto [end, ec] = std::from_chars(first, last, value);
     if (ec == std::errc::result_out_of_range && end == last)
         throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
                     "' is beyond the range of a double; the allowed range is " + range_text(*info));
-    if (ec != std::errc() || end != last || text.empty())
-        throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
-                    "' is not a number");
+    if (ec != std::errc() || end != last || text.empty()) {
+        std::string names;
+        for (std::string_view n : info->names)
+            names += (names.empty() ? "" : ", ") + std::string(n);
+        throw Error("parameter " + std::string(name) + ": '" + std::string(text) + "' is not " +
+                    (names.empty() ? "a number" : "one of " + names + " (or its number)"));
+    }
     if (info->kind() == ParamKind::Int && value != std::floor(value))
         throw Error("parameter " + std::string(name) + " takes a whole number, not " +
                     std::string(text));

@@ -57,10 +57,24 @@ struct Params {
     float viscosity = 0.02f;  // Monaghan artificial viscosity α (dimensionless)
     float xsph = 0.f;         // XSPH velocity smoothing ε (0 = off)
 
+    // Neighbour lists (SimulatorOptions::neighbour_list): candidates are listed within
+    // range × (1 + skin) and the lists are rebuilt once a particle has moved skin / 2 ranges.
+    float skin = 0.1f;  // fraction of the interaction range
+
+    // DEM contact law: the classic sample's viscous shear, or Coulomb friction with contact
+    // memory and rolling resistance (dem_friction.h; particles then spin).
+    int contact = 0;                         // ContactLaw
+    float friction = 0.5f;                   // μ_s, sliding friction coefficient
+    float rolling_friction = 0.05f;          // μ_r, rolling resistance (torque μ_r·R_eff·F_n)
+    float tangential_stiffness = 2.f / 7.f;  // k_t / k_n (and γ_t / γ_n)
+
     bool operator==(const Params&) const = default;
 };
 
 enum class ParamKind { Float, Int };
+
+// Params::contact.
+enum class ContactLaw : int { Classic = 0, Frictional = 1 };
 
 // Which models a parameter applies to (the panel hides the others).
 enum ModelMask : unsigned { kDemOnly = 1u, kSphOnly = 2u, kAllModels = 3u };
@@ -77,6 +91,9 @@ struct ParamInfo {
     bool needs_reset = false;
     std::variant<float Params::*, int Params::*> field;
     unsigned models = kAllModels;
+    // An int parameter that picks one of several things: the names of its values 0, 1, ...
+    // (set_param takes a name or the number; the panel shows a list).
+    std::span<const std::string_view> names = {};
 
     double get(const Params& p) const;
     void set(Params& p, double value) const;  // no range check: use set_param

@@ -36,7 +36,14 @@ struct Scene {
 struct InitialState {
     Domain domain;
     GridSpec grid;
-    std::vector<Float4> pos, vel;  // in id order
+    std::vector<Float4> pos, vel;  // in id order, unless `order` is given
+    // A state captured from a running simulator (Simulator::capture_state, checkpoints), so
+    // that continuing it is bit for bit the run that was stopped: `order` is the particle id
+    // at each memory slot (pos and vel are then in that order: the order inside a grid cell
+    // decides the order of the force sums), and pos_hi/vel_hi the double-precision state
+    // while double_state ran. Empty for a fresh scene.
+    std::vector<uint32_t> order;
+    std::vector<Double4> pos_hi, vel_hi;
 };
 
 // How many particles the scene's blocks can place, counted up to `limit` (a scene that places

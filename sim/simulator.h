@@ -46,6 +46,15 @@ struct SimStats {
     double density_mean = 0;
 };
 
+// How the neighbour lists (SimulatorOptions::neighbour_list) ran since the reset: steps over
+// builds is the mean rebuild interval. `overflowed` counts particles whose candidates did not
+// fit the list's slots at a build (they scanned the grid instead; the slots then grow).
+struct NeighbourListStats {
+    bool active = false;  // the lists run now
+    uint64_t steps = 0, builds = 0, overflowed = 0;
+    uint32_t slots = 0;  // list entries per particle now
+};
+
 // Particle state in id order (for tests and export). With SPH, vel[i].w is the particle's
 // density (kg/m³) at the last step; its pressure is sph_pressure of it (sph_kernel.h).
 struct Snapshot {
@@ -101,6 +110,10 @@ class Simulator {
     virtual std::size_t particle_count() const = 0;
     virtual SimStats stats(const Params& params) = 0;
     virtual Snapshot download() = 0;
+    // Everything the next step depends on, in memory order (InitialState::order, the double
+    // state while it runs), with the domain and grid: reset(capture_state(), params) continues
+    // the run bit for bit on the CPU backend (on CUDA up to the order of its atomics).
+    virtual InitialState capture_state() = 0;
 
     // Writes the current particles for drawing. Throws plab::Error when the target is too
     // small or its memory kind is not one this backend can write.
@@ -122,6 +135,12 @@ class Simulator {
     // Device time of the last export_render or export_render_async, ms (CUDA: events around its
     // kernel and, for host targets, the copies; CPU: the loop). Waits for that export to finish.
     virtual double last_export_ms() = 0;
+
+    // The neighbour lists' counters (waits for the steps enqueued so far on CUDA).
+    virtual NeighbourListStats list_stats() { return {}; }
+    // The same without waiting: on CUDA as the device last reported them (a copy made every
+    // few dozen steps), for a panel that shows them every frame.
+    virtual NeighbourListStats recent_list_stats() const { return {}; }
 
     // Runs only the grid build and reorder on the current state and returns the result.
     virtual GridSnapshot build_grid() = 0;

@@ -13,6 +13,7 @@
 #include "sim/dem_step.h"
 #include "sim/grid.h"
 #include "sim/hd.h"
+#include "sim/neighbour_list.h"
 #include "sim/params.h"
 #include "sim/sph_kernel.h"
 #include "sim/vec.h"
@@ -80,12 +81,16 @@ PLAB_HD inline float sph_pressure_term(float density, const SphConstants& c) {
 
 // `pressure_terms`: p/ρ² of every sorted particle, computed once after the density pass
 // (a power of the density: worth doing once a particle rather than once a pair).
-PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float density,
-                                         const StepBuffers& b, const GridSpec& g,
-                                         const SphConstants& c, const float* pressure_terms) {
+// `candidates(visit)` calls visit(j) for every candidate j: the grid (sph_pair_sums) or a
+// neighbour list (sph_force_particle_listed).
+template <typename Candidates>
+PLAB_HD inline SphPairSums sph_pair_sums_over(uint32_t i, Vec3 pos, Vec3 vel, float density,
+                                              const StepBuffers& b, const SphConstants& c,
+                                              const float* pressure_terms,
+                                              Candidates&& candidates) {
     const float own = pressure_terms[i];
     SphPairSums s{};
-    for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
+    candidates([&](uint32_t j) {
         if (j == i) return;
         const Vec3 r = pos - xyz(load(b.sorted_pos + j));
         const float r2 = length_squared(r);
@@ -94,6 +99,13 @@ PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float d
         sph_add_pair(s, r, r2, vel, density, own, other, pressure_terms[j], c);
     });
     return s;
+}
+
+PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float density,
+                                         const StepBuffers& b, const GridSpec& g,
+                                         const SphConstants& c, const float* pressure_terms) {
+    return sph_pair_sums_over(i, pos, vel, density, b, c, pressure_terms,
+                              [&](auto&& visit) { for_each_candidate_in_reach(pos, b, g, visit); });
 }
 
 // The walls' push: (p/ρ²) Σ m g r over the mirror layers, along each wall's normal. This is
@@ -154,6 +166,31 @@ PLAB_HD inline void sph_force_particle(uint32_t i, const StepBuffers& b, const G
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     const Float4 vel = load(b.sorted_vel + i);
     const SphPairSums sums = sph_pair_sums(i, pos, xyz(vel), vel.w, b, g, c, pressure_terms);
+    sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
+}
+
+// The density over a neighbour list: the same kernel sum as sph_density_sum (the list leaves
+// out the particle itself, which the grid scan of an overflowed particle visits), then the
+// walls.
+PLAB_HD inline float sph_density_listed(uint32_t i, Vec3 pos, const NeighbourList& l,
+                                        const StepBuffers& b, const GridSpec& g, const Params& p,
+                                        const Domain& d, const SphConstants& c) {
+    float sum = load(l.count + i) == kListOverflow ? 0.f : sph_w(0.f, c);
+    for_each_listed(i, l, b, g, [&](uint32_t j) {
+        sum += sph_w(length_squared(xyz(load(b.sorted_pos + j)) - pos), c);
+    });
+    return c.mass * sum + sph_wall_density(pos, p, d, c);
+}
+
+PLAB_HD inline void sph_force_particle_listed(uint32_t i, const StepBuffers& b, const GridSpec& g,
+                                              const Params& p, const Domain& d,
+                                              const SphConstants& c, const float* pressure_terms,
+                                              const NeighbourList& l) {
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Float4 vel = load(b.sorted_vel + i);
+    const SphPairSums sums =
+        sph_pair_sums_over(i, pos, xyz(vel), vel.w, b, c, pressure_terms,
+                           [&](auto&& visit) { for_each_listed(i, l, b, g, visit); });
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
 }
 

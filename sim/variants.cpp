@@ -9,6 +9,8 @@ namespace {
 
 constexpr int kBlockChoices[] = {64, 128, 256, 512};
 constexpr int kThreadChoices[] = {0, 1, 2, 4, 8};
+constexpr int kRendererChoices[] = {kRendererGl, kRendererCuda};
+constexpr std::string_view kRendererNames[] = {"gl", "cuda"};
 
 using O = SimulatorOptions;
 
@@ -91,6 +93,23 @@ constexpr VariantInfo kVariants[] = {
      {},
      kOnBoth,
      kDemOnly},
+    {"neighbour_list",
+     "neighbour lists (skin)",
+     "List each particle's candidates within the interaction range plus the skin, and rebuild "
+     "the grid, the sort and the lists only once a particle has moved half the skin; between "
+     "builds the force passes loop over the lists. Sorted memory, gathered forces, the float "
+     "state, without the persistent kernel.",
+     &O::neighbour_list,
+     nullptr,
+     {},
+     {},
+     kOnBoth,
+     kAllModels},
+    {"renderer", "particle renderer",
+     "Who draws the particles: gl, point sprites shaded as spheres by the GL pipeline (the "
+     "reference), or cuda, sphere splats into a depth+colour target with 64-bit atomic min and "
+     "a resolve pass, composited through CUDA-GL interop. cuda needs interop.",
+     nullptr, &O::renderer, kRendererChoices, "gl or cuda", kOnCuda, kAllModels, kRendererNames},
 };
 
 std::string spaced(std::string_view name) {
@@ -142,7 +161,19 @@ class Resolver {
 
 std::string VariantInfo::text(const SimulatorOptions& o) const {
     if (is_switch()) return o.*bool_field ? "on" : "off";
-    return std::to_string(o.*int_field);
+    const int value = o.*int_field;
+    for (std::size_t i = 0; i < choice_names.size() && i < choices.size(); ++i)
+        if (choices[i] == value) return std::string(choice_names[i]);
+    return std::to_string(value);
+}
+
+std::vector<std::string> VariantInfo::value_texts() const {
+    if (is_switch()) return {"on", "off"};
+    std::vector<std::string> texts;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        texts.push_back(i < choice_names.size() ? std::string(choice_names[i])
+                                                : std::to_string(choices[i]));
+    return texts;
 }
 
 bool VariantInfo::accepts(int value) const {
@@ -163,6 +194,16 @@ void VariantInfo::set(SimulatorOptions& o, std::string_view value) const {
             throw Error(std::string(name) + ": '" + std::string(value) + "' must be on or off");
         }
         return;
+    }
+    if (!choice_names.empty()) {
+        for (std::size_t i = 0; i < choice_names.size() && i < choices.size(); ++i) {
+            if (choice_names[i] == value) {
+                o.*int_field = choices[i];
+                return;
+            }
+        }
+        throw Error(std::string(name) + ": '" + std::string(value) + "' must be " +
+                    std::string(choice_rule));
     }
     int n = 0;
     const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -244,6 +285,13 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
                 "double state not used: it runs with the DEM model, sorted memory, gathered "
                 "forces and the fused integrate, without the persistent kernel; the float "
                 "state runs");
+    // The lists index the cell-ordered copy that the gather form reads; the persistent kernel
+    // and the scatter form scan the grid themselves.
+    if (e.neighbour_list &&
+        (!e.sorted_memory || e.scatter_forces || e.persistent_kernel || e.double_state))
+        r.force("neighbour_list", 0,
+                "neighbour lists not used: they run with sorted memory, gathered forces and the "
+                "float state, without the persistent kernel");
     if (device.backend == Backend::Cuda && model == Model::Sph &&
         device.sph_block_limit < e.block_size)
         r.note("block_size", "The SPH kernels run " + std::to_string(device.sph_block_limit) +

@@ -36,9 +36,20 @@ struct SimulatorOptions {
     // Keep positions and velocities in double precision and integrate them in double; pair
     // forces are still computed in float from a rounded copy.
     bool double_state = false;
+    // Lists of candidates within range + skin (Params::skin), rebuilt with the grid and the sort
+    // only once a particle has moved half the skin; the force passes loop over the lists
+    // (sim/neighbour_list.h).
+    bool neighbour_list = false;
+    // Who draws the particles: kRendererGl (GL sprite impostors) or kRendererCuda (CUDA sphere
+    // splats, render/splat_renderer.h). Only a name here: the simulator does not draw.
+    int renderer = 0;
 
     bool operator==(const SimulatorOptions&) const = default;
 };
+
+// The `renderer` row's values.
+constexpr int kRendererGl = 0;
+constexpr int kRendererCuda = 1;
 
 enum BackendMask : unsigned { kOnCpu = 1u, kOnCuda = 2u, kOnBoth = 3u };
 
@@ -53,6 +64,9 @@ struct VariantInfo {
     std::string_view choice_rule;  // what any accepted number must be, for messages
     unsigned backends = kOnBoth;
     unsigned models = kAllModels;
+    // Int rows whose values have names (the CLI, sweeps, recordings and the panel use those):
+    // choice_names[i] names choices[i].
+    std::span<const std::string_view> choice_names = {};
 
     bool is_switch() const { return bool_field != nullptr; }
     int get(const SimulatorOptions& o) const { return is_switch() ? o.*bool_field : o.*int_field; }
@@ -63,6 +77,8 @@ struct VariantInfo {
     void set(SimulatorOptions& o, std::string_view value) const;
     // Whether `value` is an allowed number of an int row.
     bool accepts(int value) const;
+    // The texts set() takes for the panel's values: on and off, the names, or the numbers.
+    std::vector<std::string> value_texts() const;
 };
 
 // The table, in panel order.

@@ -44,6 +44,8 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     PLAB_REQUIRE(c.screenshot.empty() || c.render != "off",
                  "--screenshot needs --render: it saves a rendered frame");
     if (c.render != "off") {
+        PLAB_REQUIRE(c.save.empty() && c.save_every == 0,
+                     "--save and --save-every go with a bench of steps, not --render");
 #if PLAB_HAS_RENDER
         return run_frame_bench(c, out, progress);
 #else
@@ -89,11 +91,23 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     }
 
     const BenchResult result = run.measure(progress);
+    // The state the steps left, before build_grid below reorders it.
+    if (!c.save.empty()) run.save(c.save);
     const std::vector<sim::StageTimings>& measured = result.measured;
     const std::vector<sim::StageTimings>& staged = result.staged;
     const double wall_ms = result.wall_ms;
     if (!result.notes.empty()) out << "  note         " << result.notes << "\n";
     out << "  window       " << result.window << "\n";
+    if (result.lists.active) {
+        const sim::NeighbourListStats& l = result.lists;
+        out << "  lists        rebuilt " << l.builds << " times in " << l.steps << " measured steps"
+            << (l.builds > 0 ? format_numbers(" (every %.1f steps)", double(l.steps) / l.builds)
+                             : std::string(" (never)"))
+            << format_numbers(", skin %g of the range, ", params.skin) << l.slots
+            << " entries a particle";
+        if (l.overflowed > 0) out << ", " << l.overflowed << " particles overflowed their list";
+        out << "\n";
+    }
     // Said before any number: timings of a blown-up state are not a result.
     const bool valid = result.invalid.empty();
     const char* mark = valid ? "" : "  [INVALID]";

@@ -5,11 +5,15 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 
 #include "app/lab/bench.h"
 #include "app/lab/bench_run.h"
+#include "app/lab/checkpoint_options.h"
 #include "app/lab/cli_checks.h"
+#include "app/lab/output_file.h"
 #include "app/lab/sweep.h"
+#include "sim/checkpoint.h"
 #include "sim/enum_names.h"
 #include "sim/error.h"
 #include "sim/params.h"
@@ -75,6 +79,34 @@ BenchCommand::BenchCommand(CLI::App& parent)
                  "Measure every combination: key=v1,v2,... (repeatable; keys: particles, backend, "
                  "preset, render, every variant of --list-variants, any parameter)");
     c.add_option("--out", sweep_out_, "With --sweep: folder for sweep.csv and sweep.md");
+    c.add_option("--load", b.load,
+                 "Start from this checkpoint (.plab) instead of --preset/--scene: its state, "
+                 "parameters (--set applies over them) and variants (flags override them); "
+                 "measures from the loaded state (--window start, --warmup 0 unless given)");
+    c.add_option("--save", b.save, "Write a checkpoint (.plab) of the state at the end");
+    c.add_option("--save-every", save_every_,
+                 "SECONDS DIR: write a checkpoint every SECONDS of simulated time into DIR "
+                 "(step_NNNNNNNNN.plab)")
+        ->expected(2)
+        ->type_name("SECONDS DIR");
+    c.add_option("--video", video_.path,
+                 "With --render: record the scene as an MP4 movie (H.264) instead of timing "
+                 "frames; its length is --frames N or --video-seconds S");
+    c.add_option("--frames", video_.frames, "With --video: frames to record")
+        ->check(count_check(1, 1'000'000));
+    c.add_option("--video-seconds", video_.seconds, "With --video: simulated seconds to record")
+        ->check(number_check(1e-9, 1e6));
+    c.add_option("--video-slowmo", video_.slowmo,
+                 "With --video: the movie runs this many times slower than the simulation "
+                 "(each frame covers 1/(fps x slowmo) simulated seconds)")
+        ->check(number_check(1e-3, 1e6))
+        ->capture_default_str();
+    c.add_option("--video-fps", video_.fps, "With --video: 30 or 60 frames per second")
+        ->check(CLI::IsMember({30, 60}))
+        ->capture_default_str();
+    c.add_flag("--video-no-encode{false}", video_.encode,
+               "With --video: draw and read back every frame but encode nothing (the baseline "
+               "for the cost of recording)");
     c.add_option("--export", export_.folder,
                  "Instead of timing: run --duration s of simulated time and write the particles "
                  "(VTK, CSV, particles.vtk.series) into this folder");
@@ -91,10 +123,53 @@ int BenchCommand::run() {
     const CLI::App& c = *command_;
     config_.backend = sim::parse_backend(backend_);
     config_.particles_given = c.count("--particles") > 0;
+    if (c.count("--load") > 0) {
+        PLAB_REQUIRE(c.count("--preset") + c.count("--scene") + c.count("--particles") == 0,
+                     "--load " + config_.load +
+                         " replaces --preset, --scene and --particles: the checkpoint holds "
+                         "the particles");
+        // Read once, before any work: a bad file fails here, naming it.
+        auto loaded = std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(config_.load));
+        for (const std::string& note : loaded->notes)
+            std::cerr << "note: " << config_.load << ": " << note << "\n";
+        config_.options = loaded->run.options;  // the variant flags given apply over them
+        config_.checkpoint = std::move(loaded);
+        if (c.count("--window") == 0) config_.window = "start";
+        if (c.count("--warmup") == 0) config_.warmup = 0;
+    }
     variants_.apply(config_.options, &std::cerr);
+    const SaveEvery every = parse_save_every(save_every_);
+    config_.save_every = every.seconds;
+    config_.save_dir = every.dir;
+    // Checkpoint outputs are checked before the work, like every output.
+    if (!config_.save.empty()) require_writable(config_.save);
+    require_writable(every);
     // Progress lines only where a person watches; logs stay clean.
     std::ostream* progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
     const bool exporting = c.count("--export") > 0;
+    if (video_.on()) {
+#if !PLAB_HAS_RENDER
+        throw Error("--video needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
+#else
+        PLAB_REQUIRE(config_.render != "off",
+                     "--video needs --render interop|host|pinned|pinned-async: the frames are "
+                     "drawn headless along that feed path");
+        PLAB_REQUIRE(sweeps_.empty() && !exporting && config_.screenshot.empty() &&
+                         config_.save.empty() && config_.save_dir.empty(),
+                     "--video goes with --render alone (not --sweep, --export, --screenshot, "
+                     "--save or --save-every)");
+        check_video_config(video_);
+        require_writable(video_.path);  // before any work, like every output
+        return run_video(config_, video_, std::cout, progress);
+#endif
+    }
+    PLAB_REQUIRE(c.count("--frames") + c.count("--video-seconds") == 0,
+                 "--frames and --video-seconds go with --video FILE");
+    const bool checkpoints =
+        config_.checkpoint || !config_.save.empty() || !config_.save_dir.empty();
+    PLAB_REQUIRE(!checkpoints || (sweeps_.empty() && !exporting),
+                 "--load, --save and --save-every go with a single bench run (not --sweep or "
+                 "--export)");
     if (!sweeps_.empty()) {
         PLAB_REQUIRE(!exporting, "--export and --sweep do not go together");
         PLAB_REQUIRE(config_.screenshot.empty(), "--screenshot and --sweep do not go together");

@@ -7,6 +7,7 @@
 #include "app/lab/bench_config.h"
 #include "app/lab/export_run.h"
 #include "app/lab/variant_flags.h"
+#include "app/lab/video_run.h"
 
 namespace CLI {
 class App;
@@ -29,6 +30,8 @@ class BenchCommand {
     std::vector<std::string> sweeps_;
     std::string sweep_out_;
     ExportConfig export_;
+    std::vector<std::string> save_every_;  // --save-every SECONDS DIR
+    VideoConfig video_;                    // --video and its length and speed
 };
 
 }  // namespace plab::app

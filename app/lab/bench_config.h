@@ -3,10 +3,12 @@
 // assignments), the step variants, how long to measure and whether to draw whole frames.
 // Shared by the bench, its sweeps and whole-frame measurements.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/checkpoint.h"
 #include "sim/simulator.h"
 
 namespace plab::app {
@@ -36,6 +38,15 @@ struct BenchConfig {
     // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
     // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.
     std::string screenshot;
+    // Checkpoints (sim/checkpoint.h). load: start from this file's state and parameters
+    // instead of a preset or scene (`checkpoint`, when set, is that file already read); save:
+    // write the state at the end; save_every > 0: a checkpoint every save_every simulated
+    // seconds into save_dir, named by step.
+    std::string load;
+    std::shared_ptr<const sim::Checkpoint> checkpoint;
+    std::string save;
+    double save_every = 0;
+    std::string save_dir;
 };
 
 // The --render values: off, or the name of a feed path (render::feed_path_names; listed here

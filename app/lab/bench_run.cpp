@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <iostream>
 #include <ostream>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/input_limits.h"
+#include "sim/output_file.h"
 #include "sim/scene_file.h"
 
 namespace plab::app {
@@ -23,8 +26,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Runs `steps` steps, then waits and returns their device timings.
+template <typename AfterStep>
 std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p, int steps,
-                                         std::ostream* progress, const char* label) {
+                                         std::ostream* progress, const char* label,
+                                         AfterStep&& after_step) {
     auto last_report = Clock::now();
     bool reported = false;
     for (int i = 0; i < steps; ++i) {
@@ -35,6 +40,7 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
                                  "/" + std::to_string(steps));
         }
         s.step(p);
+        after_step();
         if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
             *progress << "\r  " << label << " step " << i + 1 << "/" << steps << std::flush;
             last_report = Clock::now();
@@ -92,15 +98,79 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     PLAB_REQUIRE(c.warmup >= 0 && c.warmup <= max_steps, "--warmup must be in [0, " +
                                                              std::to_string(max_steps) + "], not " +
                                                              std::to_string(c.warmup));
+    PLAB_REQUIRE(c.save_every >= 0 && std::isfinite(c.save_every),
+                 "--save-every must be a positive number of simulated seconds");
     sim::validate(c.options);
 
-    const sim::RunRecipe recipe = bench_recipe(c);
-    params_ = recipe.params;
-    label_ = recipe.label;
-    warnings_ = recipe.warnings;
+    if (!c.load.empty() || c.checkpoint) {
+        // The checkpoint's state and parameters, --set applied over them.
+        const std::shared_ptr<const sim::Checkpoint> loaded =
+            c.checkpoint ? c.checkpoint
+                         : std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(c.load));
+        params_ = loaded->params;
+        for (const std::string& a : c.assignments) sim::apply_assignment(params_, a);
+        params_.substeps = 1;
+        sim::validate(params_);
+        if (!c.model.empty())
+            PLAB_REQUIRE(sim::parse_model(c.model) == params_.model,
+                         "--model " + c.model + " does not match the checkpoint " + c.load +
+                             ", which is " + std::string(sim::model_name(params_.model)));
+        initial_ = loaded->state;
+        initial_.grid = sim::scene_grid(initial_.domain, params_);
+        preset_ = loaded->run.preset;
+        label_ = "checkpoint " + c.load + " (" + loaded->run.label + ", step " +
+                 std::to_string(loaded->run.steps) +
+                 format_numbers(", t = %.6g s)", loaded->run.time);
+        first_step_ = loaded->run.steps;
+        first_time_ = loaded->run.time;
+    } else {
+        const sim::RunRecipe recipe = bench_recipe(c);
+        params_ = recipe.params;
+        label_ = recipe.label;
+        warnings_ = recipe.warnings;
+        preset_ = std::string(sim::preset_name(recipe.preset));
+        initial_ = recipe.initial_state();
+    }
+    if (c.save_every > 0) sim::make_folder(c.save_dir);  // before any step
     simulator_ = sim::make_simulator(c.backend, &fallback_, c.options);
-    initial_ = recipe.initial_state();
+    restart();
+}
+
+void BenchRun::restart() {
     simulator_->reset(initial_, params_);
+    steps_ = first_step_;
+    time_ = first_time_;
+    next_save_ = time_ + config_.save_every;
+}
+
+std::vector<sim::StageTimings> BenchRun::advance(int steps, std::ostream* progress,
+                                                 const char* label) {
+    const double dt = step_seconds(params_.dt);
+    return run_steps(*simulator_, params_, steps, progress, label, [&] {
+        ++steps_;
+        time_ += dt;
+        // Half a step of slack: the sum of steps lands a rounding away from the multiple.
+        if (config_.save_every > 0 && time_ >= next_save_ - 0.5 * dt) {
+            const std::string path =
+                (std::filesystem::path(config_.save_dir) / sim::checkpoint_file_name(steps_))
+                    .string();
+            save(path);
+            while (next_save_ <= time_ + 0.5 * dt) next_save_ += config_.save_every;
+        }
+    });
+}
+
+void BenchRun::save(const std::string& path) {
+    sim::RunDescription d;
+    d.preset = preset_;
+    d.scene = config_.scene;
+    d.label = label_;
+    d.options = config_.options;
+    d.steps = steps_;
+    d.time = time_;
+    sim::save_checkpoint(path, *simulator_, params_, d);
+    std::cerr << "saved " << path
+              << format_numbers(" (step %.0f, t = %.6g s)\n", double(steps_), time_);
 }
 
 std::string invalid_state(sim::Simulator& simulator, const sim::Params& params, const char* when) {
@@ -118,7 +188,7 @@ std::string BenchRun::settle(std::ostream* progress) {
     int steps = 0;
     const char* state = "NOT settled within the limit of";
     while (steps < kSettleLimit) {
-        run_steps(*simulator_, params_, kSettleCheck, progress, "settle");
+        advance(kSettleCheck, progress, "settle");
         steps += kSettleCheck;
         const sim::SimStats s = simulator_->stats(params_);
         if (!sim::divergence_reason(s, params_).empty()) break;  // said as invalid later
@@ -158,7 +228,7 @@ BenchResult BenchRun::measure(std::ostream* progress) {
         r.steps = static_cast<int>(steps);
     }
     if (window == BenchWindow::Settled) r.window = settle(progress);
-    run_steps(*simulator_, params_, config_.warmup, progress, "warm-up");
+    advance(config_.warmup, progress, "warm-up");
     if (window == BenchWindow::Start)
         r.window = "the start: " + std::to_string(r.steps) + " steps after " +
                    std::to_string(config_.warmup) + " warm-up steps";
@@ -168,9 +238,14 @@ BenchResult BenchRun::measure(std::ostream* progress) {
                    std::to_string(config_.warmup) + " warm-up steps)";
     // A state that blew up before the measurement makes every later step meaningless.
     r.invalid = invalid_state(*simulator_, params_, "before the measured steps");
+    const sim::NeighbourListStats lists_before = simulator_->list_stats();
     const auto t0 = Clock::now();
-    r.measured = run_steps(*simulator_, params_, r.steps, progress, "measure");
+    r.measured = advance(r.steps, progress, "measure");
     r.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    r.lists = simulator_->list_stats();
+    r.lists.steps -= lists_before.steps;
+    r.lists.builds -= lists_before.builds;
+    r.lists.overflowed -= lists_before.overflowed;
     if (r.invalid.empty())
         r.invalid = invalid_state(*simulator_, params_, "after the measured steps");
     const sim::ResolvedOptions& variants = simulator_->effective_options();
@@ -189,9 +264,9 @@ BenchResult BenchRun::measure(std::ostream* progress) {
         simulator_->set_options(plain);
         if (window == BenchWindow::Flow) {
             simulator_->reset(initial_, params_);
-            run_steps(*simulator_, params_, config_.warmup, progress, "warm-up");
+            advance(config_.warmup, progress, "warm-up");
         }
-        r.staged = run_steps(*simulator_, params_, r.steps, progress, "stages");
+        r.staged = advance(r.steps, progress, "stages");
         simulator_->set_options(config_.options);
         if (r.invalid.empty())
             r.invalid = invalid_state(*simulator_, params_, "after the stage pass");

@@ -2,6 +2,7 @@
 // One benchmark configuration set up and measured: the simulator, the preset's scene at the
 // requested size, warm-up, the measured steps and (for CUDA graphs) a second pass with plain
 // launches for the stage split. `particle-lab bench` prints it; `bench --sweep` tabulates it.
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -52,6 +53,8 @@ struct BenchResult {
     // Why these timings are not a result: the divergence guard's reason (sim/divergence.h) on
     // the state after the warm-up, the measured steps or the stage pass; "" when valid.
     std::string invalid;
+    // The neighbour lists over the measured steps (Simulator::list_stats; inactive without).
+    sim::NeighbourListStats lists;
 };
 
 // The divergence guard on `simulator`'s state now: "" when sound, else why not (and when).
@@ -76,8 +79,19 @@ class BenchRun {
     const std::string& fallback() const { return fallback_; }
     bool cuda() const { return simulator_->backend() == sim::Backend::Cuda; }
 
+    // Steps run and simulated seconds since the scene started (a loaded checkpoint's count
+    // included).
+    std::uint64_t steps_run() const { return steps_; }
+    double sim_time() const { return time_; }
+    // Writes a checkpoint of the state now (sim/checkpoint.h). Throws plab::Error.
+    void save(const std::string& path);
+
   private:
     std::string settle(std::ostream* progress);
+    // Runs `steps` steps, counting them (and writing --save-every's checkpoints), then waits
+    // and returns their device timings.
+    std::vector<sim::StageTimings> advance(int steps, std::ostream* progress, const char* label);
+    void restart();  // back to initial_, the step count with it
 
     BenchConfig config_;
     sim::Params params_;
@@ -86,6 +100,10 @@ class BenchRun {
     std::string fallback_;
     std::unique_ptr<sim::Simulator> simulator_;
     sim::InitialState initial_;
+    std::string preset_;  // what checkpoints record as the run (RunDescription)
+    std::uint64_t first_step_ = 0, steps_ = 0;
+    double first_time_ = 0, time_ = 0;  // s
+    double next_save_ = 0;              // s, simulated time of the next --save-every file
 };
 
 // One field of every step, in order.

@@ -106,6 +106,17 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     // target is the viewport (the window's panel is closed).
     render::OffscreenTarget target(c.width, c.height);
     render::ScenePass scene;
+    // The renderer variant as the simulator resolved it (the CPU backend draws GL sprites and
+    // says why); the CUDA renderer also needs interop, refused here with the reason.
+    const sim::ResolvedOptions& resolved = simulator.effective_options();
+    result.cuda_renderer = resolved.effective.renderer == sim::kRendererCuda;
+    if (const sim::OptionNote* note = resolved.note("renderer"))
+        result.renderer_note = note->reason;
+    if (result.cuda_renderer) {
+        const std::string why = render::splat_unavailable_reason(true);
+        PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
+        scene.set_renderer(render::ParticleRendererKind::Cuda);
+    }
     scene.reserve(simulator.particle_count());
     const sim::Domain& d = initial.domain;
     const render::Viewport all{0, 0, c.width, c.height};
@@ -141,6 +152,12 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
             s.draw_gpu_ms = draw_timer.end_and_read();
             PLAB_GL_CHECK(glFinish());
             s.frame_cpu_ms = ms_since(t0);
+            if (result.cuda_renderer) {
+                const render::SplatTimings t = scene.wait_splat_timings();
+                s.clear_ms = t.clear_ms;
+                s.splat_ms = t.splat_ms;
+                s.resolve_ms = t.resolve_ms;
+            }
         }
         return s;
     };
@@ -207,6 +224,10 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
         << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
     out << sim::warning_lines(run.warnings(), "  WARNING      ");
     out << "  feed         " << feed_description(path) << "\n";
+    out << "  renderer     "
+        << (r.cuda_renderer ? "cuda: sphere splats (64-bit atomic min), resolve, GL composite"
+                            : "gl: point sprites shaded as spheres")
+        << (r.renderer_note.empty() ? "" : " (" + r.renderer_note + ")") << "\n";
     out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
         << (run.simulator().effective_options().effective.graph ? ", step as CUDA graph" : "")
         << "\n";
@@ -230,7 +251,13 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
               col(&FrameSample::export_gpu_ms));
     print_row(out, interop ? "map+export+unmap (host wall)" : "export+copy+upload (host wall)",
               col(&FrameSample::feed_cpu_ms));
-    print_row(out, "draw scene (GL timer)", col(&FrameSample::draw_gpu_ms));
+    print_row(out, r.cuda_renderer ? "composite+lines (GL timer)" : "draw scene (GL timer)",
+              col(&FrameSample::draw_gpu_ms));
+    if (r.cuda_renderer) {
+        print_row(out, "renderer: clear (device)", col(&FrameSample::clear_ms));
+        print_row(out, "renderer: splat (device)", col(&FrameSample::splat_ms));
+        print_row(out, "renderer: resolve (device)", col(&FrameSample::resolve_ms));
+    }
     print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));
     const double serial_ms = median(col(&FrameSample::frame_cpu_ms));
     char line[240];

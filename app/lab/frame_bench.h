@@ -1,8 +1,9 @@
 #pragma once
 // `particle-lab bench --render interop|host|pinned|pinned-async`: whole frames without a
-// window. Each frame is a simulation step, the export into the particle vertex buffers (CUDA-GL
-// interop or one of the host round trips) and the draw into an offscreen target, in a headless
-// EGL context. `bench --sweep` tabulates the same measurement (measure_frames).
+// window, drawn by the GL sprites or the CUDA splatter (`--renderer gl|cuda`). Each frame is a
+// simulation step, the export into the particle vertex buffers (CUDA-GL interop or one of the host
+// round trips) and the draw into an offscreen target, in a headless EGL context. `bench --sweep`
+// tabulates the same measurement (measure_frames).
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -19,16 +20,21 @@ struct FrameSample {
     double export_gpu_ms = 0;  // device: the export kernel (+ the device-to-host copy on the
                                // host paths; pinned-async: kernel start to copy end)
     double feed_cpu_ms = 0;    // host: map + export + (upload) + unmap, synchronised
-    double draw_gpu_ms = 0;    // GL timer query around the scene draw (particles, box, collider)
-    double frame_cpu_ms = 0;   // host: the whole frame, finished (glFinish)
+    double draw_gpu_ms = 0;    // GL timer query around the scene draw (particles, box, collider;
+                               // with the CUDA renderer its composite, not its kernels)
+    // The CUDA renderer's own passes (CUDA events); 0 with the GL sprites.
+    double clear_ms = 0, splat_ms = 0, resolve_ms = 0;
+    double frame_cpu_ms = 0;  // host: the whole frame, finished (glFinish)
 };
 
 struct FrameBenchResult {
     std::vector<FrameSample> serial;  // each frame finished before the next starts
-    double pipelined_ms = 0;  // host wall clock per frame when frames are only queued (as the
-                              // app runs with vsync off), over config.steps frames
-    std::string gl;           // "GL_RENDERER, GL_VERSION (EGL path)"
-    std::string invalid;      // why the frames are not a result (the run diverged); "" if valid
+    double pipelined_ms = 0;     // host wall clock per frame when frames are only queued (as the
+                                 // app runs with vsync off), over config.steps frames
+    std::string gl;              // "GL_RENDERER, GL_VERSION (EGL path)"
+    bool cuda_renderer = false;  // the CUDA splatter drew the particles (the renderer variant)
+    std::string renderer_note;   // why the asked-for CUDA renderer did not run; "" if it did
+    std::string invalid;         // why the frames are not a result (the run diverged); "" if valid
 };
 
 // Renders config.warmup frames, config.steps serial frames and config.steps pipelined frames

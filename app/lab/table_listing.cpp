@@ -3,12 +3,16 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "app/lab/scene_dirs.h"
 #include "app/lab/variant_flags.h"
 #include "sim/format_numbers.h"
 #include "sim/presets.h"
+#include "sim/scene_file.h"
 #include "sim/variants.h"
 
 namespace plab::app {
@@ -55,14 +59,31 @@ void print_variant_table(std::ostream& out) {
     }
 }
 
+void print_scene_list(std::ostream& out) {
+    const std::vector<std::string> files = list_scene_files(scene_dirs(program_scene_dir()));
+    if (files.empty()) {
+        out << "no scene files found\n";
+        return;
+    }
+    out << "scene files in " << std::filesystem::path(files.front()).parent_path().string()
+        << " (--scene PATH)\n";
+    for (const std::string& f : files) {
+        const sim::SceneFile scene = sim::load_scene_file(f);
+        out << "  " << pad(std::filesystem::path(f).stem().string(), 18)
+            << pad(sim::model_name(scene.params.model), 5) << f << "\n";
+    }
+}
+
 TableListing::TableListing(CLI::App& top) {
     top.add_flag("--list-params", params_, "Print every simulation parameter and exit");
     top.add_flag("--list-variants", variants_, "Print every step variant and exit");
+    top.add_flag("--list-scenes", scenes_, "Print the shipped scene files and exit");
 }
 
 int TableListing::run(std::ostream& out) const {
     if (params_) print_param_table(out);
     if (variants_) print_variant_table(out);
+    if (scenes_) print_scene_list(out);
     return 0;
 }
 

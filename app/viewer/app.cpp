@@ -96,6 +96,13 @@ App::App(const AppConfig& config)
         recorder_.start(configuration(), config_.frames - 1, config_.record);
         run_recording_ = true;
     }
+    if (!config_.video.path.empty()) {
+        WindowVideoSettings v = config_.video;
+        if (config_.video_seconds > 0)  // frames of 1/(fps × slowmo) simulated seconds
+            v.max_frames = std::max(1L, std::lround(config_.video_seconds * v.fps * v.slowmo));
+        start_video(v);
+        run_video_ = true;
+    }
     last_frame_start_ = std::chrono::steady_clock::now();
 }
 
@@ -111,8 +118,10 @@ int App::run() {
         }
     } catch (...) {
         keep_recording_after_error();
+        finish_video();  // the movie so far stays playable
         throw;
     }
+    finish_video();
     return finish_run();
 }
 
@@ -216,6 +225,8 @@ void App::sync() {
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());
         });
+    sync_checkpoints(r);
+    sync_video(r);
     sync_recording();
     if (r.step_once) step_once_ = true;
     if (r.frame_scene) frame_scene();
@@ -313,10 +324,37 @@ void App::draw_scene(WindowSize fb) {
     layers.show_box = ui_.view.show_box;
     layers.show_collider = ui_.view.show_collider;
 
+    // The renderer variant: the CUDA splatter where it can draw, else the GL sprites and why.
+    const bool cuda_asked =
+        session_.simulator().effective_options().effective.renderer == sim::kRendererCuda;
+    if (!cuda_asked) {
+        facts_.renderer_reason.clear();
+    } else if (facts_.renderer_reason.empty() && !facts_.interop_reason.empty()) {
+        facts_.renderer_reason =
+            "the CUDA renderer needs CUDA-GL interop: " + facts_.interop_reason;
+    }
+    const bool cuda = cuda_asked && facts_.renderer_reason.empty();
+    scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
+                             : render::ParticleRendererKind::Gl);
+
     scene_timer_.begin();
-    scene_.draw(camera_, scene_viewport(fb), layers);
+    try {
+        scene_.draw(camera_, scene_viewport(fb), layers);
+    } catch (const std::exception& e) {
+        if (!cuda) throw;
+        // The splatter failed (registration, memory): the GL sprites draw from now on.
+        facts_.renderer_reason = std::string("the CUDA renderer failed: ") + e.what();
+        scene_.set_renderer(render::ParticleRendererKind::Gl);
+        scene_.draw(camera_, scene_viewport(fb), layers);
+    }
     scene_timer_.end();
     if (const auto ms = scene_timer_.poll()) history_.render_ms.push(static_cast<float>(*ms));
+    history_.cuda_renderer = scene_.renderer() == render::ParticleRendererKind::Cuda;
+    if (const auto t = scene_.poll_splat_timings()) {
+        history_.splat_clear_ms = t->clear_ms;
+        history_.splat_ms = t->splat_ms;
+        history_.splat_resolve_ms = t->resolve_ms;
+    }
 }
 
 void App::draw_panel_layer() {
@@ -356,6 +394,7 @@ bool App::frame() {
     sync();
     const bool advance = !ui_.paused || std::exchange(step_once_, false);
     step_and_time(advance);
+    save_every_tick();
     // Every few frames, and after each single step while paused.
     if (frames_ % kStatsEvery == 0 || (advance && ui_.paused)) check_stats();
     if (session_.backend() == sim::Backend::Cuda && frames_ % kMemoryEvery == 0) {
@@ -368,13 +407,15 @@ bool App::frame() {
     if (!fb.empty()) {
         feed_particles();
         draw_scene(fb);
+        video_tick();
     }
     draw_panel_layer();
     if (!ui_.view.show_panel) ui_.panel_right = 0.f;
     if (frames_ == 0) frame_scene();  // now that the panel's real size is known
 
     ++frames_;
-    const bool last = config_.frames > 0 && frames_ >= config_.frames;
+    const bool last = (config_.frames > 0 && frames_ >= config_.frames) ||
+                      (run_video_ && video_ && video_->done());
     if (!fb.empty() && std::exchange(ui_.requests.screenshot, false)) {
         const std::string path = timestamped_png();
         if (attempt("Screenshot", [&] { save_screenshot(path, fb); })) ui_.say("Saved " + path);

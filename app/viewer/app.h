@@ -16,6 +16,7 @@
 #include "app/viewer/record_panel.h"
 #include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
+#include "app/viewer/window_video.h"
 #include "render/gpu_timer.h"
 #include "render/orbit_camera.h"
 #include "render/scene_pass.h"
@@ -56,6 +57,16 @@ class App {
     void sync_recording();
     void record_frame(double frame_ms);
     void finish_recording();
+    // Checkpoints (app/viewer/app_checkpoint.cpp): the panel's and keys' Save and Load, and
+    // --save-every's files as the simulated time passes their multiples.
+    void sync_checkpoints(const Requests& requests);
+    void save_every_tick();
+    // Video (app/viewer/app_video.cpp): --video and the panel's Record video; each frame's
+    // capture after the scene is drawn; finishing on every way out.
+    void start_video(const WindowVideoSettings& settings);
+    void sync_video(const Requests& requests);
+    void video_tick();
+    void finish_video() noexcept;
     // How a run ends (app/app_exit.cpp): what it did not finish said, the recording in progress
     // saved, the exit code.
     int finish_run();
@@ -93,6 +104,9 @@ class App {
     RecordUi record_ui_;
     bool step_once_ = false;
     bool diverged_ = false;
+    std::unique_ptr<WindowVideo> video_;
+    bool run_video_ = false;         // video_ is --video's (the run ends with it)
+    long long saved_multiple_ = -1;  // --save-every: the last multiple of its interval passed
     long frames_ = 0;
     std::chrono::steady_clock::time_point last_frame_start_;
     double measured_ms_ = 0;  // sum of frame times after the first frame, for the exit summary

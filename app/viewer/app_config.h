@@ -1,8 +1,12 @@
 #pragma once
 // What `particle-lab` (the window app) is asked to do, as parsed from the command line.
 #include <cstddef>
+#include <memory>
 #include <string>
 
+#include "app/lab/checkpoint_options.h"
+#include "app/viewer/window_video.h"
+#include "sim/checkpoint.h"
 #include "sim/color_map.h"
 #include "sim/run_recipe.h"
 #include "sim/simulator.h"
@@ -24,6 +28,16 @@ struct AppConfig {
     bool show_panel = true;
     int width = 1280;  // window size in screen coordinates
     int height = 720;
+    // --load: continue from this checkpoint (`checkpoint` is the file, read and checked before
+    // the window opens) instead of --preset/--scene; --save-every: a checkpoint every so many
+    // simulated seconds.
+    std::string load;
+    std::shared_ptr<const sim::Checkpoint> checkpoint;
+    SaveEvery save_every;
+    // --video: record the scene (window_video.h); its length is video.max_frames (--frames N)
+    // or video_seconds (--video-seconds S) of simulated time, then the app exits.
+    WindowVideoSettings video;
+    double video_seconds = 0;
 };
 
 // Default scene sizes: CUDA draws 100k particles at hundreds of frames per second; the CPU

@@ -52,6 +52,9 @@ struct FrameHistory {
     bool has_stages = true, integrate_fused = false;
     double map_ms = 0, export_ms = 0, upload_ms = 0, unmap_ms = 0;
     bool feed_interop = false;
+    // The CUDA renderer's passes, device time of its newest finished frame (CUDA events).
+    bool cuda_renderer = false;
+    double splat_clear_ms = 0, splat_ms = 0, splat_resolve_ms = 0;
 };
 
 }  // namespace plab::app

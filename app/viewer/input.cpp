@@ -69,6 +69,12 @@ void App::on_key(int key, int action, int /*mods*/) {
         case GLFW_KEY_F12:
             ui_.requests.screenshot = true;
             break;
+        case GLFW_KEY_F5:
+            ui_.requests.save_checkpoint = true;
+            break;
+        case GLFW_KEY_F9:
+            ui_.requests.load_checkpoint = true;
+            break;
         case GLFW_KEY_V:
             ui_.vsync = !ui_.vsync;
             break;

@@ -1,6 +1,8 @@
 #include "app/viewer/panel.h"
 
+#include "app/viewer/checkpoint_panel.h"
 #include "app/viewer/export_panel.h"
+#include "app/viewer/video_panel.h"
 #include "sim/derived.h"
 #include "sim/format_numbers.h"
 #include "sim/presets.h"
@@ -91,7 +93,19 @@ void parameter_sliders(UiState& ui, const SimSession& session) {
         const std::string label =
             std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
         ImGui::PushID(info.name.data(), info.name.data() + info.name.size());
-        if (info.kind() == sim::ParamKind::Int) {
+        if (!info.names.empty()) {
+            // A choice (contact = classic | frictional): a list of its names.
+            const auto v = static_cast<std::size_t>(info.get(ui.params));
+            const std::string current(v < info.names.size() ? info.names[v] : "?");
+            if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
+                for (std::size_t k = 0; k < info.names.size(); ++k) {
+                    const std::string name(info.names[k]);
+                    if (ImGui::Selectable(name.c_str(), k == v))
+                        info.set(ui.params, static_cast<double>(k));
+                }
+                ImGui::EndCombo();
+            }
+        } else if (info.kind() == sim::ParamKind::Int) {
             int v = static_cast<int>(info.get(ui.params));
             if (ImGui::SliderInt(label.c_str(), &v, 1, 50)) {
                 info.set(ui.params, std::clamp<double>(v, info.min, info.max));
@@ -193,6 +207,8 @@ void simulation_section(UiState& ui, const SimSession& session) {
         ui.params = session.preset_defaults(session.preset(), session.particle_count());
     help_marker("Back to the preset's parameters (reset-only ones apply on Reset).");
     export_controls(ui, session);
+    checkpoint_controls(ui);
+    video_controls(ui);
 
     ImGui::Separator();
     if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);
@@ -269,6 +285,14 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
                            "  one launch per step (CUDA graph or persistent kernel): "
                            "stage times not separated");
     }
+    const sim::NeighbourListStats lists = session.simulator().recent_list_stats();
+    if (lists.active && lists.builds > 0)
+        ImGui::TextColored(kDim, "  neighbour lists: rebuilt every %.1f steps, %u entries",
+                           double(lists.steps) / double(lists.builds), lists.slots);
+    if (h.cuda_renderer) {
+        ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  resolve %.3f ms", h.splat_clear_ms,
+                    h.splat_ms, h.splat_resolve_ms);
+    }
     if (h.feed_interop) {
         ImGui::Text("interop: map %.3f  export %.3f  unmap %.3f ms", h.map_ms, h.export_ms,
                     h.unmap_ms);
@@ -277,7 +301,8 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
     }
     help_marker(
         "Simulation: device time (CUDA events, or a clock around the CPU loops).\n"
-        "Scene draw and panel: GL timer queries (GPU time).\n"
+        "Scene draw and panel: GL timer queries (GPU time); with the CUDA renderer the scene "
+        "draw is its composite, and its own passes are CUDA events.\n"
         "Export/upload and map/unmap: host wall time.");
     plot("frame", h.frame_ms, "ms");
     plot("simulation", h.sim_ms, "ms");
@@ -351,15 +376,18 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
                 ui.requests.options_changed = true;
             }
         } else {
+            // Named values (the renderer) show their names; threads/particle 0 is "auto".
             const int now = v.get(ui.options);
-            std::string preview = now == 0 && v.name == "threads_per_particle"
-                                      ? std::string("auto")
-                                      : std::to_string(now);
+            const bool autos = v.name == "threads_per_particle";
+            const std::string preview =
+                now == 0 && autos ? std::string("auto") : v.text(ui.options);
             if (ImGui::BeginCombo(std::string(v.label).c_str(), preview.c_str())) {
-                for (int choice : v.choices) {
-                    const std::string text = choice == 0 ? "auto" : std::to_string(choice);
-                    if (ImGui::Selectable(text.c_str(), choice == now)) {
-                        v.set(ui.options, std::to_string(choice));
+                const std::vector<std::string> texts = v.value_texts();
+                for (std::size_t i = 0; i < texts.size() && i < v.choices.size(); ++i) {
+                    const int choice = v.choices[i];
+                    const std::string shown = choice == 0 && autos ? "auto" : texts[i];
+                    if (ImGui::Selectable(shown.c_str(), choice == now)) {
+                        v.set(ui.options, texts[i]);
                         ui.requests.options_changed = true;
                     }
                 }
@@ -369,6 +397,8 @@ void optimizations_section(UiState& ui, const SimSession& session, const PanelFa
         ImGui::EndDisabled();
         const sim::OptionNote* note = running.note(v.name);
         help_marker(std::string(v.help) + (note ? "\n\nNow: " + note->reason + "." : ""));
+        if (v.name == "renderer" && !f.renderer_reason.empty())
+            ImGui::TextWrapped("GL sprites in use: %s", f.renderer_reason.c_str());
     }
     // Requested options the simulator could not apply, and why (never silently).
     const std::string notes = session.simulator().option_notes();

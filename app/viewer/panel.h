@@ -31,6 +31,9 @@ struct PanelFacts {
     std::string interop_reason;  // "" when CUDA-GL interop works with this GL context
     bool feeding_interop = false;
     std::string feed_path = "host";  // render::feed_path_name of the last feed
+    // Why the CUDA renderer asked for (the renderer variant) does not draw; "" when it does or
+    // was not asked for.
+    std::string renderer_reason;
     std::optional<GpuMemory> gpu_memory;
 };
 

@@ -31,6 +31,16 @@ std::size_t default_particles(sim::Backend backend) {
 SimSession::SimSession(const AppConfig& config)
     : assignments_(config.run.assignments), options_(config.options) {
     simulator_ = sim::make_simulator(config.backend, &cpu_note_, options_);
+    if (config.checkpoint) {
+        // --set applies over the checkpoint's parameters, as over a preset's.
+        sim::Checkpoint c = *config.checkpoint;
+        for (const std::string& a : assignments_) sim::apply_assignment(c.params, a);
+        c.run.options = options_;  // the flags given apply over the checkpoint's variants
+        c.state.grid = sim::scene_grid(c.state.domain, c.params);
+        load(c, config.load);
+        return;
+    }
+    scene_source_ = config.run.scene_source;
     const sim::RunRecipe recipe =
         sim::resolve_run(config.run, default_particles(simulator_->backend()));
     scene_file_ = recipe.scene_file;
@@ -50,6 +60,7 @@ void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::siz
     const sim::Scene scene = sim::run_scene(preset, scene_file_, count, params);
     const sim::InitialState initial = sim::build_initial_state(scene, params, count);
     simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
+    steps_ = 0;
     preset_ = preset;
     params_ = params;
     domain_ = initial.domain;
@@ -85,6 +96,7 @@ sim::Params SimSession::change_preset(sim::Preset preset) {
         scene_file_ = std::move(file);
         throw;
     }
+    scene_source_.clear();
     return params_;
 }
 
@@ -99,6 +111,7 @@ sim::Params SimSession::use_scene_file(const sim::SceneFile& file, std::size_t c
         scene_file_ = std::move(previous);
         throw;
     }
+    scene_source_ = file.name;
     return params_;
 }
 
@@ -117,6 +130,50 @@ void SimSession::change_backend(sim::Backend backend, const sim::Params& edited)
 void SimSession::set_options(const sim::SimulatorOptions& options) {
     simulator_->set_options(options);
     options_ = options;
+}
+
+void SimSession::save(const std::string& path) {
+    sim::RunDescription d;
+    d.preset = std::string(sim::preset_name(preset_));
+    d.scene = scene_source_;
+    d.label = scene_file_ ? "scene " + scene_file_->name : "preset " + d.preset;
+    if (!loaded_from_.empty()) d.label += ", continued from " + loaded_from_;
+    d.options = options_;
+    d.steps = steps_;
+    d.time = sim_time_;
+    sim::save_checkpoint(path, *simulator_, params_, d);
+}
+
+void SimSession::load(const sim::Checkpoint& c, const std::string& source) {
+    const sim::Preset preset = sim::parse_preset(c.run.preset);
+    // The scene file it started from, when it is still there: Reset restarts it.
+    std::optional<sim::SceneFile> file;
+    if (!c.run.scene.empty()) {
+        try {
+            file = sim::load_scene_file(c.run.scene);
+        } catch (const Error&) {
+            file.reset();  // gone or changed: Reset restarts the preset instead
+        }
+    }
+    const sim::SimulatorOptions before = simulator_->effective_options().requested;
+    simulator_->set_options(c.run.options);
+    try {
+        sim::restore_checkpoint(*simulator_, c);  // throws before changing the state
+    } catch (...) {
+        simulator_->set_options(before);
+        throw;
+    }
+    options_ = c.run.options;
+    preset_ = preset;
+    params_ = c.params;
+    domain_ = c.state.domain;
+    scene_ = sim::Scene{c.run.label, c.state.domain, {}, 1};
+    scene_file_ = std::move(file);
+    scene_source_ = scene_file_ ? c.run.scene : "";
+    sim_time_ = c.run.time;
+    steps_ = c.run.steps;
+    loaded_from_ = source;
+    check();
 }
 
 }  // namespace plab::app

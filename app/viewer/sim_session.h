@@ -4,6 +4,7 @@
 // through one method here, called at the frame's one sync point; a change that fails throws
 // plab::Error and leaves the running simulation as it was.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "app/lab/sim_time.h"
 #include "app/viewer/app_config.h"
+#include "sim/checkpoint.h"
 #include "sim/params.h"
 #include "sim/presets.h"
 #include "sim/run_checks.h"
@@ -65,9 +67,18 @@ class SimSession {
     void step() {
         simulator_->step(params_);
         sim_time_ += params_.substeps * step_seconds(params_.dt);
+        steps_ += static_cast<std::uint64_t>(params_.substeps);
     }
     // Simulated time since the scene last (re)started, s (the steps run × their dt).
     double sim_time() const { return sim_time_; }
+    std::uint64_t steps_run() const { return steps_; }
+
+    // Checkpoints (sim/checkpoint.h). save writes the state now with the parameters in effect
+    // and the variants asked for; load continues from a checkpoint (its state, parameters,
+    // variants, simulated time and step count). A load that fails throws and leaves the
+    // running simulation as it was.
+    void save(const std::string& path);
+    void load(const sim::Checkpoint& checkpoint, const std::string& source = "");
 
     // The preset's parameters for `count` particles (sim::run_params) with the --set
     // assignments applied.
@@ -90,6 +101,9 @@ class SimSession {
     sim::SimulatorOptions options_;
     std::optional<sim::SceneFile> scene_file_;
     double sim_time_ = 0;  // s
+    std::uint64_t steps_ = 0;
+    std::string scene_source_;  // the scene file as given (for checkpoints), "" for a preset
+    std::string loaded_from_;   // the checkpoint the run continues, for its label
 };
 
 // The default particle count for a backend.

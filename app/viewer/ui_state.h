@@ -26,7 +26,10 @@ struct Requests {
     std::optional<sim::Backend> backend;
     std::optional<std::string> scene;  // path of a scene file to start
     bool options_changed = false;
-    bool export_frame = false;  // write the current particles into export_folder
+    bool export_frame = false;     // write the current particles into export_folder
+    bool save_checkpoint = false;  // write a checkpoint to checkpoint_path (F5)
+    bool load_checkpoint = false;  // continue from checkpoint_path (F9)
+    bool toggle_video = false;     // start recording video_path, or stop and finish it
 };
 
 struct ViewSettings {
@@ -57,6 +60,12 @@ struct UiState {
     int scene_index = -1;                   // the one running, -1 when none is
     sim::SimStats stats;                    // the last statistics read back (every few frames)
     std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
+    // The checkpoint Save and Load use (app/viewer/checkpoint_panel.h).
+    std::string checkpoint_path = "checkpoints/state.plab";
+    // The Record video button's movie and the line that follows it (app/viewer/video_panel.h).
+    std::string video_path = "videos/particle-lab.mp4";
+    bool video_recording = false;
+    std::string video_status;
 
     // Right edge of the panel (screen coordinates) while it is open against the window's left
     // edge, else 0: the scene is drawn in the part of the window right of it.

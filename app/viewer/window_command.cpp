@@ -3,10 +3,14 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <memory>
 
+#include "app/lab/checkpoint_options.h"
 #include "app/lab/cli_checks.h"
 #include "app/lab/output_file.h"
+#include "app/lab/video_encoder.h"
 #include "app/viewer/app.h"
+#include "sim/checkpoint.h"
 #include "sim/enum_names.h"
 #include "sim/error.h"
 #include "sim/presets.h"
@@ -52,10 +56,49 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
         ->check(CLI::Range(64, 16384))
         ->capture_default_str();
     top.add_flag("--no-panel", no_panel_, "Start with the panel hidden (F1 toggles it)");
+    top.add_option("--video", a.video.path,
+                   "Record the scene as an MP4 movie (H.264) at the simulation's speed; with "
+                   "--frames N (movie frames) or --video-seconds S it then exits, otherwise "
+                   "it records until the window closes");
+    top.add_option("--video-seconds", a.video_seconds,
+                   "With --video: simulated seconds to record, then exit")
+        ->check(number_check(1e-9, 1e6));
+    top.add_option("--video-slowmo", a.video.slowmo,
+                   "With --video: the movie runs this many times slower than the simulation")
+        ->check(number_check(1e-3, 1e6))
+        ->capture_default_str();
+    top.add_option("--video-fps", a.video.fps, "With --video: 30 or 60 frames per second")
+        ->check(CLI::IsMember({30, 60}))
+        ->capture_default_str();
+    top.add_option("--load", a.load,
+                   "Continue from this checkpoint (.plab) instead of --preset/--scene: its "
+                   "state, parameters (--set applies over them) and variants (flags override "
+                   "them)");
+    top.add_option("--save-every", save_every_,
+                   "SECONDS DIR: write a checkpoint every SECONDS of simulated time into DIR "
+                   "(step_NNNNNNNNN.plab)")
+        ->expected(2)
+        ->type_name("SECONDS DIR");
 }
 
 int WindowCommand::run() {
     AppConfig& a = config_;
+    a.video.width = a.width;  // the movie is the window's size, without the panel
+    a.video.height = a.height;
+    if (!a.video.path.empty()) {
+        // --frames counts the movie's frames; the run ends with the movie.
+        PLAB_REQUIRE(a.screenshot.empty() && a.record.empty(),
+                     "--video goes without --screenshot and --record");
+        PLAB_REQUIRE(a.frames == 0 || a.video_seconds == 0,
+                     "--video takes --frames N or --video-seconds S, not both");
+        a.video.max_frames = a.frames;
+        a.frames = 0;
+        const std::string why = video_unavailable_reason();
+        PLAB_REQUIRE(why.empty(), "--video: " + why);
+        require_writable(a.video.path);
+    } else {
+        PLAB_REQUIRE(a.video_seconds == 0, "--video-seconds goes with --video FILE");
+    }
     PLAB_REQUIRE(a.screenshot.empty() || a.frames > 0,
                  "--screenshot needs --frames N (the frame to save)");
     PLAB_REQUIRE(a.record.empty() || a.frames >= 2,
@@ -64,6 +107,23 @@ int WindowCommand::run() {
     a.color = sim::parse_color_mode(color_);
     a.vsync = vsync_ == "on";
     a.show_panel = !no_panel_;
+    if (!a.load.empty()) {
+        PLAB_REQUIRE(
+            top_.count("--preset") + top_.count("--scene") + top_.count("--particles") == 0,
+            "--load " + a.load +
+                " replaces --preset, --scene and --particles: the checkpoint holds "
+                "the particles");
+        // A bad checkpoint fails here, naming the file, before a window opens.
+        auto loaded = std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(a.load));
+        for (const std::string& note : loaded->notes)
+            std::cerr << "note: " << a.load << ": " << note << "\n";
+        sim::Params p = loaded->params;
+        for (const std::string& assignment : a.run.assignments)
+            sim::apply_assignment(p, assignment);
+        sim::validate(p);
+        a.options = loaded->run.options;  // the variant flags given apply over them
+        a.checkpoint = std::move(loaded);
+    }
     variants_.apply(a.options, &std::cerr);
     sim::validate(a.options);
     if (!scene_.empty()) {
@@ -72,7 +132,9 @@ int WindowCommand::run() {
         a.run.scene_source = scene_;
     }
     // Bad --set values or a count the scene cannot hold fail here, before a window opens.
-    sim::resolve_run(a.run, default_particles(sim::Backend::Cpu));
+    if (!a.checkpoint) sim::resolve_run(a.run, default_particles(sim::Backend::Cpu));
+    a.save_every = parse_save_every(save_every_);
+    require_writable(a.save_every);
     // So does an output that cannot be written (a missing folder is made).
     if (!a.record.empty()) require_writable(a.record);
     if (!a.screenshot.empty()) require_writable(a.screenshot);

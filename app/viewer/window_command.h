@@ -2,6 +2,7 @@
 // The window app's options (particle-lab with no subcommand) and its run: checks everything it
 // can (scene file, assignments, variants) before a window opens, then runs the frame loop.
 #include <string>
+#include <vector>
 
 #include "app/lab/variant_flags.h"
 #include "app/viewer/app_config.h"
@@ -23,6 +24,7 @@ class WindowCommand {
     AppConfig config_;
     std::string backend_ = "auto", color_ = "speed", vsync_ = "on", scene_;
     bool no_panel_ = false;
+    std::vector<std::string> save_every_;  // --save-every SECONDS DIR
     VariantFlags variants_;
 };
 

@@ -2,6 +2,7 @@
 // and the export into render buffers.
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/color_map.h"
@@ -103,6 +104,34 @@ Snapshot CudaSimulator::download() {
     m.id.download(id, m.stream.get());
     m.sync();
     return to_id_order(pos, vel, id);
+}
+
+CudaSimulator::DeviceState CudaSimulator::device_state() {
+    Impl& m = *impl_;
+    m.sync();
+    return {m.pos.data(), m.vel.data(), m.id.data(), m.count, m.device};
+}
+
+InitialState CudaSimulator::capture_state() {
+    Impl& m = *impl_;
+    cudaStream_t s = m.stream.get();
+    InitialState st;
+    st.domain = m.domain;
+    st.grid = m.grid;
+    st.pos.resize(m.count);
+    st.vel.resize(m.count);
+    st.order.resize(m.count);
+    m.pos.download(st.pos, s);
+    m.vel.download(st.vel, s);
+    m.id.download(st.order, s);
+    if (m.hi_active) {
+        st.pos_hi.resize(m.count);
+        st.vel_hi.resize(m.count);
+        m.pos_hi.download(st.pos_hi, s);
+        m.vel_hi.download(st.vel_hi, s);
+    }
+    m.sync();
+    return st;
 }
 
 // The export kernel on the simulator's stream, into device memory (a mapped GL buffer or the
@@ -233,8 +262,12 @@ GridSnapshot CudaSimulator::build_grid() {
     m.graph.reset();
     cudaStream_t s = m.stream.get();
     m.memory = Memory::Sorted;  // the snapshot is the sorted copy, whatever the last step used
+    // On the scene's grid; the state is reordered, so lists rebuild at the next step.
+    const bool lists = std::exchange(m.options.neighbour_list, false);
     m.enqueue_grid();
     m.enqueue_reorder();
+    m.options.neighbour_list = lists;
+    m.list_was_on = false;
     GridSnapshot g;
     std::vector<uint32_t> cell(m.count), slot(m.count);
     g.sorted_id.resize(m.count);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
@@ -16,6 +17,8 @@
 #include "sim/cuda/nvtx_range.h"
 #include "sim/cuda/sph_kernels.cuh"
 #include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/host_state.h"
 
 namespace plab::sim::cuda {
 namespace {
@@ -53,11 +56,17 @@ void require_free_device_memory(std::size_t bytes, const std::string& what,
 }
 
 // Grid build: zero the counts, hash + count with atomics, exclusive scan.
+// With neighbour lists: the displacement check, and zero + hash only on a rebuild; the scan
+// runs every step (on unchanged counts it rewrites the same starts).
 void CudaSimulator::Impl::enqueue_grid() {
     cudaStream_t s = stream.get();
-    const uint32_t cells = grid.num_cells() + 1;
-    PLAB_CUDA_CHECK(cudaMemsetAsync(cell_count.data(), 0, cells * sizeof(uint32_t), s));
-    if (count > 0) {
+    const uint32_t cells = step_grid().num_cells() + 1;
+    if (listed()) {
+        enqueue_list_grid();
+    } else {
+        PLAB_CUDA_CHECK(cudaMemsetAsync(cell_count.data(), 0, cells * sizeof(uint32_t), s));
+    }
+    if (count > 0 && !listed()) {
         hash_count_kernel<<<blocks_for(count, options.block_size), options.block_size, 0, s>>>(
             views(), grid);
         check_launch();
@@ -69,6 +78,10 @@ void CudaSimulator::Impl::enqueue_grid() {
 
 void CudaSimulator::Impl::enqueue_reorder() {
     if (count == 0) return;
+    if (listed()) {
+        enqueue_list_reorder();
+        return;
+    }
     // Unsorted memory scatters only the index into cell order.
     auto* kernel = memory == Memory::Sorted ? scatter_kernel : scatter_index_kernel;
     kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(views());
@@ -77,6 +90,12 @@ void CudaSimulator::Impl::enqueue_reorder() {
 
 void CudaSimulator::Impl::enqueue_sph_density(const Params& p, const SphConstants& c) {
     const int block = sph_block_size();
+    if (listed()) {
+        sph_density_list_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(
+            views(), list_grid, p, domain, c, list_view(), sph_pressure_term.data());
+        check_launch();
+        return;
+    }
     sph_density_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(views(), grid, p,
                                                                              domain, c, sph_list());
     check_launch();
@@ -88,6 +107,12 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         const SphConstants c = sph_constants(p);
         enqueue_sph_density(p, c);
         const int block = sph_block_size();
+        if (listed()) {
+            sph_force_list_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(
+                views(), list_grid, p, domain, c, list_view(), sph_pressure_term.data());
+            check_launch();
+            return;
+        }
         sph_force_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(
             views(), grid, p, domain, c, sph_list());
         check_launch();
@@ -103,14 +128,16 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         return;
     }
     const int group = force_group();
-    const bool listed = options.contact_list;
+    const bool contacts_listed = options.contact_list;
+    const NeighbourList list = listed() ? list_view() : NeighbourList{};
     const std::size_t shared =
-        listed ? std::size_t{kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
+        contacts_listed ? std::size_t{kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
     // Unsorted: never fused (the drift would overwrite the state other particles still read).
     auto* kernel =
         memory == Memory::Sorted ? force_kernel<Memory::Sorted> : force_kernel<Memory::Unsorted>;
     kernel<<<blocks_for(count * group, options.block_size), options.block_size, shared,
-             stream.get()>>>(views(), grid, p, domain, group, options.fuse_integrate, listed);
+             stream.get()>>>(views(), step_grid(), p, domain, group, options.fuse_integrate,
+                             contacts_listed, list);
     check_launch();
 }
 
@@ -202,10 +229,16 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
 int CudaSimulator::Impl::sph_block_limit() {
     // The SPH kernels need more registers than 1024 threads of one block can have.
     static const int limit = [] {
-        cudaFuncAttributes density{}, force{};
-        PLAB_CUDA_CHECK(cudaFuncGetAttributes(&density, sph_density_kernel));
-        PLAB_CUDA_CHECK(cudaFuncGetAttributes(&force, sph_force_kernel));
-        return std::min(density.maxThreadsPerBlock, force.maxThreadsPerBlock) / 32 * 32;
+        int limit = 1024;
+        for (const void* kernel : {reinterpret_cast<const void*>(sph_density_kernel),
+                                   reinterpret_cast<const void*>(sph_force_kernel),
+                                   reinterpret_cast<const void*>(sph_density_list_kernel),
+                                   reinterpret_cast<const void*>(sph_force_list_kernel)}) {
+            cudaFuncAttributes a{};
+            PLAB_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
+            limit = std::min(limit, a.maxThreadsPerBlock);
+        }
+        return limit / 32 * 32;
     }();
     return limit;
 }
@@ -260,6 +293,7 @@ void CudaSimulator::Impl::choose_precision() {
 void CudaSimulator::Impl::choose_step() {
     memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
     choose_precision();
+    prepare_list_step();
 }
 
 void CudaSimulator::Impl::substep_persistent(const Params& p) {
@@ -318,9 +352,15 @@ std::string CudaSimulator::launch_summary() const {
                     : o.graph           ? "CUDA graph per step"
                                         : "plain launches";
     s += ", block " + std::to_string(o.block_size);
+    const std::string lists = m.listed()
+                                  ? ", neighbour lists with a skin of " +
+                                        format_numbers("%g", m.reset_params.skin) + " ranges, " +
+                                        std::to_string(m.list_slots) + " entries"
+                                  : "";
     if (m.reset_params.model == Model::Sph)
         return s + ", SPH density and force passes of " + std::to_string(m.sph_block_size()) +
-               " threads per block with neighbour lists";
+               " threads per block" +
+               (lists.empty() ? " with neighbour lists built each step" : lists);
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");
     s += o.fuse_integrate ? ", integrate fused into the force kernel"
@@ -328,6 +368,7 @@ std::string CudaSimulator::launch_summary() const {
     s += o.scatter_forces ? ", pair scatter with atomics"
          : o.contact_list ? ", gather with contact list"
                           : ", single-pass gather";
+    s += lists;
     if (o.persistent_kernel && m.persistent.grid_blocks() > 0)
         s += ", " + std::to_string(m.persistent.grid_blocks()) + " blocks (all resident at once)";
     return s;
@@ -339,8 +380,17 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     validate(params);
     PLAB_REQUIRE(initial.pos.size() == initial.vel.size(),
                  "initial state has different numbers of positions and velocities");
+    check_captured_state(initial);
     Impl& m = *impl_;
     const std::size_t n = initial.pos.size();
+    const bool captured = !initial.order.empty();
+    const bool hi = !initial.pos_hi.empty();
+    // A captured double state needs its buffers; checked before anything changes.
+    if (hi)
+        require_free_device_memory(m.pos_hi.growth_bytes(n) + m.vel_hi.growth_bytes(n) +
+                                       m.sorted_pos_hi.growth_bytes(n) +
+                                       m.sorted_vel_hi.growth_bytes(n),
+                                   "the double-precision state", 4 * sizeof(Double4));
     // The model decides which variants apply.
     ResolvedOptions variants = m.resolve(m.resolved.requested, params.model);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
@@ -349,25 +399,37 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.graph.reset();
     m.ring.clear();
 
-    std::vector<uint32_t> ids(n);
+    std::vector<uint32_t> ids(captured ? 0 : n);
     std::iota(ids.begin(), ids.end(), 0u);
     m.pos.upload(initial.pos, m.stream.get());
     m.vel.upload(initial.vel, m.stream.get());
-    m.id.upload(ids, m.stream.get());
+    m.id.upload(captured ? std::span<const uint32_t>(initial.order) : ids, m.stream.get());
     m.domain = initial.domain;
     m.grid = initial.grid;
     m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
     m.hi_active = false;  // the next step starts the double state from this one
-    if (params.model == Model::Sph && n > 0) {
+    if (hi) {
+        m.sync();
+        for (auto* buf : {&m.pos_hi, &m.vel_hi, &m.sorted_pos_hi, &m.sorted_vel_hi}) buf->resize(n);
+        m.pos_hi.upload(initial.pos_hi, m.stream.get());
+        m.vel_hi.upload(initial.vel_hi, m.stream.get());
+        m.hi_active = true;  // choose_precision drops it when double_state is off
+    }
+    // A captured state's vel.w already holds the last step's density.
+    if (params.model == Model::Sph && n > 0 && !captured) {
         // The starting density, so stats and exports at t = 0 have one (a step recomputes it).
+        // On the scene's grid: the lists start with the first step.
+        const bool lists = std::exchange(m.options.neighbour_list, false);
         m.enqueue_grid();
         m.enqueue_reorder();
         m.enqueue_sph_density(params, sph_constants(params));
         sph_density_to_state_kernel<<<blocks_for(m.count, 256), 256, 0, m.stream.get()>>>(
             m.views());
         m.check_launch();
+        m.options.neighbour_list = lists;
     }
+    m.reset_lists(params);
     m.sync();  // the host vectors above must outlive the copies
 }
 

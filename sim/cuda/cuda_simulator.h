@@ -1,6 +1,8 @@
 #pragma once
 // The CUDA backend. Host-only header: the kernels and device buffers live in the .cu file, so
 // including this needs no CUDA compiler.
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "sim/simulator.h"
@@ -21,6 +23,7 @@ class CudaSimulator final : public Simulator {
     std::size_t particle_count() const override;
     SimStats stats(const Params& params) override;
     Snapshot download() override;
+    InitialState capture_state() override;
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override;
@@ -30,6 +33,13 @@ class CudaSimulator final : public Simulator {
     void set_options(const SimulatorOptions& options) override;
     const ResolvedOptions& effective_options() const override;
     std::string launch_summary() const override;
+    NeighbourListStats list_stats() override;
+    NeighbourListStats recent_list_stats() const override;
+
+    // The neighbour lists' slots per particle from the next build on (0: chosen from the
+    // parameters at reset); `grow` off keeps them even when a build overflows, so that the
+    // overflowed particles scan the grid until the next rebuild (tests of that path).
+    void set_list_slots(uint32_t slots, bool grow = true);
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
     // free memory first: a request that does not fit throws plab::Error (with the largest
@@ -41,6 +51,21 @@ class CudaSimulator final : public Simulator {
     int force_threads_per_particle() const;
     // Blocks of the last persistent launch (what fits on the GPU at once), 0 before any.
     int persistent_grid_blocks() const;
+
+    // The current state where the device keeps it, for readers that take device memory
+    // without a copy (the Python module's __cuda_array_interface__ and DLPack views): `count`
+    // positions (xyz in m) and velocities (xyz in m/s, w the SPH density) in memory order (cell
+    // order after a step with sorted memory), `id[k]` the particle in row k. Waits for the
+    // device first. The pointers stay valid until the next reset (or reserve); the values they
+    // point to change with every step.
+    struct DeviceState {
+        const Float4* pos = nullptr;
+        const Float4* vel = nullptr;
+        const std::uint32_t* id = nullptr;
+        std::size_t count = 0;
+        int device = 0;  // CUDA device ordinal
+    };
+    DeviceState device_state();
 
   private:
     struct Impl;

@@ -9,11 +9,13 @@
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
+#include "sim/cuda/list_control.h"
 #include "sim/cuda/persistent_step.h"
 #include "sim/cuda/pinned_buffer.h"
 #include "sim/cuda/sph_list.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/dem_step.h"
+#include "sim/neighbour_list.h"
 #include "sim/sph_kernel.h"
 
 namespace plab::sim::cuda {
@@ -84,6 +86,51 @@ struct CudaSimulator::Impl {
     // This step's memory layout: unsorted when options.sorted_memory is off and the model is
     // DEM (the other passes read the sorted copy).
     Memory memory = Memory::Sorted;
+
+    // Neighbour lists with a skin (options.neighbour_list; cuda_list_step.cu). The rebuild is
+    // decided on the device each step (ListControl); the host learns what the builds found from
+    // a copy made every kListPoll steps, read once it has arrived, so no step waits.
+    DeviceBuffer<uint32_t> list_index, list_count;
+    DeviceBuffer<Float4> list_ref;
+    DeviceBuffer<ListControl> list_control;
+    PinnedBuffer<ListControl> list_mirror;
+    Event list_mirror_ready = make_event();
+    bool list_mirror_pending = false;
+    unsigned long long list_overflow_seen = 0;  // ListControl::overflowed when last read
+    ListControl list_last_seen{};               // the last copy that arrived
+    uint32_t list_slots = 0;                    // per particle in list_index
+    uint32_t list_slots_requested = 0;          // set_list_slots; 0: from the parameters
+    bool list_grow = true;                      // grow the slots after an overflow
+    bool list_was_on = false;                   // the last step ran with the lists
+    uint64_t list_step_calls = 0;
+    GridSpec list_grid;
+    ListGeometry list_geometry_;
+
+    bool listed() const { return options.neighbour_list && count > 0; }
+    // The grid this step builds: the list's (cells range + skin wide) or the scene's.
+    const GridSpec& step_grid() const { return listed() ? list_grid : grid; }
+    NeighbourList list_view() const {
+        return {list_index.data(), list_count.data(), list_ref.data(), list_slots, count};
+    }
+    // Sets up the lists for a reset with `params` (allocating them while the option is on).
+    void reset_lists(const Params& params);
+    // Allocates the lists for the current count and list_slots (checked like any growth).
+    void reserve_lists();
+    // The next step rebuilds (enqueued on the stream).
+    void request_list_build();
+    // Before each step: a rebuild when the lists were off, slots grown after an overflow the
+    // last copied-back control reported, and every kListPoll steps a new copy (the host is
+    // usually steps ahead of the device, so a report arrives some steps after its build;
+    // read_list_stats reports at once).
+    void prepare_list_step();
+    // The grid stage with lists: the displacement check, then zero + hash on a rebuild.
+    void enqueue_list_grid();
+    // The reorder stage with lists: scatter or copy, then the build.
+    void enqueue_list_reorder();
+    // What a copy of the control says: kept for recent_list_stats, and slots grown after an
+    // overflow (with a rebuild requested).
+    void take_list_report(const ListControl& seen);
+    NeighbourListStats read_list_stats();
 
     StepBuffers views() const {
         StepBuffers b;

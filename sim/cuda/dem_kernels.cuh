@@ -27,12 +27,13 @@ __global__ void scatter_index_kernel(StepBuffers b) {
 
 // The force pass, force_thread per thread (see there for `group`, `fused` and `listed`;
 // `listed` needs dynamic shared memory of kContactSlots × blockDim.x uint32).
+// `list`: the neighbour lists when they run (sorted memory), inactive otherwise.
 template <Memory M>
 __global__ void force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, int group, bool fused,
-                             bool listed) {
+                             bool listed, NeighbourList list) {
     extern __shared__ uint32_t contact_slots[];
     force_thread<M>(blockIdx.x * blockDim.x + threadIdx.x, b, g, p, d, group, fused, listed,
-                    contact_slots + threadIdx.x, blockDim.x);
+                    contact_slots + threadIdx.x, blockDim.x, list);
 }
 
 template <Memory M>

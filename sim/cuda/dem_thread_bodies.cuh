@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "sim/dem_step.h"
+#include "sim/neighbour_list.h"
 
 namespace plab::sim::cuda {
 
@@ -24,30 +25,27 @@ inline constexpr int kContactSlots = 12;
 // ones. In one pass a warp runs the long contact law whenever any of its lanes touches, i.e.
 // on nearly every candidate (measured: 12.8 of 32 lanes active); listed, it runs it about as
 // often as a lane has contacts. `slots` is this thread's first slot; slots are `stride` apart.
-template <Memory M>
+// `candidates(visit)` visits the candidates: the grid's rows or the neighbour list's entries.
+template <Memory M, typename Candidates>
 __device__ inline Vec3 pair_forces_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
-                                          const StepBuffers& b, const GridSpec& g, const Params& p,
-                                          int first_row, int row_step, uint32_t* slots,
-                                          int stride) {
+                                          const StepBuffers& b, const Params& p,
+                                          Candidates&& candidates, uint32_t* slots, int stride) {
     const float reach2 = 4.f * p.radius * p.radius;
     Vec3 force{};
     int listed = 0;
-    for_each_candidate(
-        pos, b, g,
-        [&](uint32_t j) {
-            if (j == i) return;
-            const uint32_t s = stored_at<M>(b, j);
-            const Vec3 other = xyz(load(read_pos<M>(b) + s));
-            if (length_squared(other - pos) >= reach2) return;
-            if (listed < kContactSlots) {
-                slots[listed * stride] = s;  // where it is stored, not its cell-order position
-                ++listed;
-            } else {  // a crowded particle: no slot left, compute it here
-                force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
-                                       load(read_id<M>(b) + s), p.radius, p);
-            }
-        },
-        first_row, row_step);
+    candidates([&](uint32_t j) {
+        if (j == i) return;
+        const uint32_t s = stored_at<M>(b, j);
+        const Vec3 other = xyz(load(read_pos<M>(b) + s));
+        if (length_squared(other - pos) >= reach2) return;
+        if (listed < kContactSlots) {
+            slots[listed * stride] = s;  // where it is stored, not its cell-order position
+            ++listed;
+        } else {  // a crowded particle: no slot left, compute it here
+            force += contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                                   load(read_id<M>(b) + s), p.radius, p);
+        }
+    });
     for (int k = 0; k < listed; ++k) {
         const uint32_t s = slots[k * stride];
         force += contact_force(pos, vel, id, p.radius, xyz(load(read_pos<M>(b) + s)),
@@ -63,12 +61,14 @@ __device__ inline Vec3 pair_forces_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32
 // the same thread then drifts the particle (the integrate stage) and writes the state, saving
 // a pass over the particles. With `listed`, contacts go through pair_forces_listed and
 // `slots` (stride `stride`) is this thread's part of kContactSlots × stride shared uint32.
-// Every lane of a warp must call this together (the shuffles); lanes past the particles
-// take part with zeros.
+// With an active neighbour list (sorted memory) the candidates are its entries, split over
+// the group's lanes as the rows are. Every lane of a warp must call this together (the
+// shuffles); lanes past the particles take part with zeros.
 template <Memory M>
 __device__ inline void force_thread(uint32_t t, const StepBuffers& b, const GridSpec& g,
                                     const Params& p, const Domain& d, int group, bool fused,
-                                    bool listed, uint32_t* slots, int stride) {
+                                    bool listed, uint32_t* slots, int stride,
+                                    const NeighbourList& list = {}) {
     const uint32_t i = t / group;
     const int lane = static_cast<int>(t % group);
     const bool active = i < b.count;
@@ -79,8 +79,14 @@ __device__ inline void force_thread(uint32_t t, const StepBuffers& b, const Grid
         pos = xyz(load(read_pos<M>(b) + s));
         vel = xyz(load(read_vel<M>(b) + s));
         id = load(read_id<M>(b) + s);
-        force = listed ? pair_forces_listed<M>(i, pos, vel, id, b, g, p, lane, group, slots, stride)
-                       : dem_pair_forces<M>(i, pos, vel, id, b, g, p, lane, group);
+        auto candidates = [&](auto&& visit) {
+            if (list.active())
+                for_each_listed(i, list, b, g, visit, lane, group);
+            else
+                for_each_candidate(pos, b, g, visit, lane, group);
+        };
+        force = listed ? pair_forces_listed<M>(i, pos, vel, id, b, p, candidates, slots, stride)
+                       : dem_pair_forces_over<M>(i, pos, vel, id, b, p, candidates);
     }
     for (int offset = group / 2; offset > 0; offset /= 2) {
         force.x += __shfl_xor_sync(0xffffffffu, force.x, offset);

@@ -66,6 +66,24 @@ __global__ void sph_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, 
     sph_finish_into_state(i, pos, xyz(vel), load(b.sorted_id + i), vel.w, sums, b, p, d, c);
 }
 
+// The SPH passes over the neighbour lists with a skin (SimulatorOptions::neighbour_list): the
+// density and the pressure terms, then the pair sums and the drift, both over the list (whose
+// entries beyond the kernel's reach add nothing).
+__global__ void sph_density_list_kernel(StepBuffers b, GridSpec g, Params p, Domain d,
+                                        SphConstants c, NeighbourList l, float* pressure_terms) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    const float density = sph_density_listed(i, xyz(load(b.sorted_pos + i)), l, b, g, p, d, c);
+    b.sorted_vel[i].w = density;
+    pressure_terms[i] = sph_pressure_term(density, c);
+}
+
+__global__ void sph_force_list_kernel(StepBuffers b, GridSpec g, Params p, Domain d, SphConstants c,
+                                      NeighbourList l, const float* pressure_terms) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < b.count) sph_force_particle_listed(i, b, g, p, d, c, pressure_terms, l);
+}
+
 // After a density pass on a freshly reset state: each particle's density, found at its
 // cell-order position, into the state arrays (which are still in their own order).
 __global__ void sph_density_to_state_kernel(StepBuffers b) {

@@ -32,6 +32,28 @@ TEST(FrameBench, RenderedFramesThroughTheHostPath) {
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
 }
 
+TEST(FrameBench, TheCudaRendererOnTheCpuBackendSaysWhyTheSpritesDraw) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 1000;
+    c.steps = 2;
+    c.warmup = 0;
+    c.render = "host";
+    c.width = 160;
+    c.height = 120;
+    c.options.renderer = sim::kRendererCuda;
+    std::ostringstream out;
+    try {
+        run_bench(c, out, nullptr);
+    } catch (const render::EglUnavailable& e) {
+        GTEST_SKIP() << "no EGL display here: " << e.what();
+    }
+    const std::string s = out.str();
+    for (const char* want : {"renderer     gl: point sprites", "CUDA backend only", "draw scene"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    EXPECT_EQ(s.find("renderer: splat"), std::string::npos) << s;
+}
+
 TEST(FrameBench, RenderModeIsChecked) {
     BenchConfig c;
     c.backend = sim::Backend::Cpu;

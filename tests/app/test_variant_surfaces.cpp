@@ -19,12 +19,7 @@
 namespace plab::app {
 namespace {
 
-std::vector<std::string> values_of(const sim::VariantInfo& v) {
-    if (v.is_switch()) return {"on", "off"};
-    std::vector<std::string> values;
-    for (int c : v.choices) values.push_back(std::to_string(c));
-    return values;
-}
+std::vector<std::string> values_of(const sim::VariantInfo& v) { return v.value_texts(); }
 
 // Parses `args` (after the program name) with the variant flags; returns the options.
 sim::SimulatorOptions parse(std::vector<std::string> args, std::ostream* notes = nullptr) {

@@ -52,7 +52,7 @@ struct Scene {
 };
 
 // Clears the target and draws `layers` as the bench frames them.
-std::vector<std::uint8_t> draw(const OffscreenTarget& target, const ScenePass& pass,
+std::vector<std::uint8_t> draw(const OffscreenTarget& target, ScenePass& pass,
                                const SceneLayers& layers) {
     const Viewport all{0, 0, kW, kH};
     OrbitCamera camera;
@@ -74,7 +74,7 @@ TEST_F(ScenePassTest, ClearIsTheOneBackground) {
 TEST_F(ScenePassTest, BoxAndColliderOnlyWhenAsked) {
     const Scene scene;
     const OffscreenTarget target(kW, kH);
-    const ScenePass pass;  // nothing fed: only the lines are drawn
+    ScenePass pass;  // nothing fed: only the lines are drawn
     SceneLayers layers = scene_layers(scene.params, scene.initial.domain);
     ASSERT_GT(layers.collider_radius, 0.f);
 

@@ -101,6 +101,24 @@ TEST(Params, SetParamParsesAndChecks) {
     EXPECT_TRUE(p == before) << "a rejected value must leave the parameters unchanged";
 }
 
+TEST(Params, AChoiceTakesItsNameOrItsNumber) {
+    Params p;
+    EXPECT_EQ(p.contact, static_cast<int>(ContactLaw::Classic));
+    set_param(p, "contact", "frictional");
+    EXPECT_EQ(p.contact, static_cast<int>(ContactLaw::Frictional));
+    set_param(p, "contact", "0");
+    EXPECT_EQ(p.contact, static_cast<int>(ContactLaw::Classic));
+    const Params before = p;
+    const std::string msg = error_of([&] { set_param(p, "contact", "sticky"); });
+    EXPECT_NE(msg.find("'sticky' is not one of classic, frictional"), std::string::npos) << msg;
+    EXPECT_NE(error_of([&] { set_param(p, "contact", "2"); }).find("allowed range"),
+              std::string::npos);
+    EXPECT_TRUE(p == before);
+    // A number-only parameter still says it wants a number.
+    EXPECT_NE(error_of([&] { set_param(p, "friction", "frictional"); }).find("is not a number"),
+              std::string::npos);
+}
+
 TEST(Params, UnknownPresetNamesTheKnownOnes) {
     const std::string msg = error_of([] { parse_preset("sand"); });
     EXPECT_NE(msg.find("unknown preset 'sand'"), std::string::npos);

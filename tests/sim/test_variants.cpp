@@ -27,12 +27,7 @@ DeviceCaps cuda(int sph_limit = 1024, std::string persistent_refusal = "") {
 }
 
 // Every value a row offers: on and off for a switch, its choices for a number.
-std::vector<std::string> values_of(const VariantInfo& v) {
-    if (v.is_switch()) return {"on", "off"};
-    std::vector<std::string> values;
-    for (int c : v.choices) values.push_back(std::to_string(c));
-    return values;
-}
+std::vector<std::string> values_of(const VariantInfo& v) { return v.value_texts(); }
 
 TEST(VariantTable, NamesAreUniqueAndEveryValueRoundTrips) {
     std::set<std::string_view> names;
@@ -194,6 +189,41 @@ TEST(ResolveOptions, TheCpuBackendReportsWhatItRuns) {
     o.block_size = 33;
     EXPECT_THROW(sim.set_options(o), Error);
     EXPECT_TRUE(sim.effective_options().requested.graph);  // kept what it had
+}
+
+TEST(VariantTable, TheRendererRowTakesNamesOnly) {
+    const VariantInfo& row = *find_variant("renderer");
+    SimulatorOptions o;
+    EXPECT_EQ(row.text(o), "gl");  // the GL sprites are the default
+    row.set(o, "cuda");
+    EXPECT_EQ(o.renderer, kRendererCuda);
+    EXPECT_EQ(row.text(o), "cuda");
+    for (const char* bad : {"1", "vulkan", "", "CUDA"}) {
+        try {
+            row.set(o, bad);
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("renderer: '" + std::string(bad) +
+                                                 "' must be gl or cuda"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_EQ(o.renderer, kRendererCuda);  // unchanged by the refusals
+    o.renderer = 7;
+    EXPECT_THROW(validate(o), Error);
+}
+
+TEST(ResolveOptions, TheCudaRendererNeedsTheCudaBackend) {
+    SimulatorOptions asked;
+    asked.renderer = kRendererCuda;
+    const ResolvedOptions on_cpu = resolve_options(asked, Model::Dem, cpu());
+    EXPECT_EQ(on_cpu.effective.renderer, kRendererGl);
+    ASSERT_NE(on_cpu.note("renderer"), nullptr);
+    EXPECT_TRUE(on_cpu.note("renderer")->asked);
+    EXPECT_NE(on_cpu.text().find("CUDA backend only"), std::string::npos) << on_cpu.text();
+    for (const Model model : {Model::Dem, Model::Sph})
+        EXPECT_EQ(resolve_options(asked, model, cuda()).effective.renderer, kRendererCuda);
 }
 
 }  // namespace

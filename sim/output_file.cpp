@@ -1,4 +1,4 @@
-#include "app/lab/output_file.h"
+#include "sim/output_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include "sim/error.h"
 
-namespace plab::app {
+namespace plab::sim {
 namespace {
 
 std::string reason(int error_number) {
@@ -139,4 +139,4 @@ void write_whole_file(const std::filesystem::path& path, std::string_view bytes)
     file.commit();
 }
 
-}  // namespace plab::app
+}  // namespace plab::sim

@@ -1,0 +1,312 @@
+// particle_lab.Simulation: the bindings of app/python/simulation.h. Every call that works
+// releases the GIL and takes the simulation's lock, so other Python threads run meanwhile and
+// two threads never drive one simulator at once.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "app/python/bindings.h"
+#include "app/python/convert.h"
+#include "app/python/device_views.h"
+#include "app/python/simulation.h"
+#include "sim/error.h"
+#if PLAB_HAS_CUDA
+#include "sim/cuda/cuda_simulator.h"
+#endif
+
+namespace pyb = pybind11;
+
+namespace plab::app::py {
+namespace {
+
+// Runs `f` without the GIL, holding the simulation's lock. `f` must not touch Python objects.
+template <class F>
+auto unlocked(Simulation& s, F&& f) {
+    pyb::gil_scoped_release nogil;
+    std::lock_guard<std::mutex> lock(s.mutex());
+    return f();
+}
+
+pyb::array_t<float> float_array(const std::vector<float>& v, std::size_t rows, std::size_t cols) {
+    std::vector<pyb::ssize_t> shape{static_cast<pyb::ssize_t>(rows)};
+    if (cols > 1) shape.push_back(static_cast<pyb::ssize_t>(cols));
+    pyb::array_t<float> a(shape);
+    if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(float));
+    return a;
+}
+
+void require_liquid(const Simulation& s, const char* what) {
+    PLAB_REQUIRE(s.params().model == sim::Model::Sph,
+                 std::string(what) + " exists for SPH liquids only; this run is " +
+                     std::string(sim::model_name(s.params().model)) + " (" + s.label() + ")");
+}
+
+std::unique_ptr<Simulation> make(const std::optional<std::string>& preset,
+                                 const std::optional<std::string>& scene,
+                                 std::optional<std::size_t> particles, const std::string& backend,
+                                 const pyb::kwargs& params) {
+    SimulationRequest r;
+    r.preset = preset.value_or(scene ? "" : "classic");
+    r.scene = scene.value_or("");
+    r.particles = particles.value_or(0);
+    PLAB_REQUIRE(!particles || *particles >= 1,
+                 "particles must be at least 1, not " + std::to_string(r.particles));
+    r.backend = sim::parse_backend(backend);
+    // Keyword parameters, in the order given, are --set assignments.
+    for (const auto& [name, value] : params)
+        r.assignments.push_back(pyb::str(name).cast<std::string>() + "=" + value_text(value));
+    auto folders = scene_folders();
+    pyb::gil_scoped_release nogil;  // building a large scene takes a while
+    return std::make_unique<Simulation>(std::move(r), std::move(folders));
+}
+
+pyb::dict bench_dict(const BenchSummary& b) {
+    pyb::dict d;
+    d["backend"] = b.backend;
+    d["device"] = b.device;
+    d["particles"] = b.particles;
+    d["steps"] = b.steps;
+    d["window"] = b.window;
+    d["valid"] = b.invalid.empty();
+    d["invalid"] = b.invalid;
+    d["notes"] = b.notes;
+    d["integrate_fused"] = b.integrate_fused;
+    d["step_ms"] = b.step_ms;
+    d["wall_ms"] = b.wall_ms;
+    d["steps_per_second"] = b.wall_ms > 0 ? 1000.0 * b.steps / b.wall_ms : 0.0;
+    const char* keys[] = {"median_ms", "p10_ms", "p90_ms"};
+    for (int k = 0; k < 3; ++k) {
+        pyb::dict stage;
+        for (const auto& [name, v] : b.stages) stage[pyb::str(name)] = v[k];
+        d[keys[k]] = stage;
+    }
+    return d;
+}
+
+pyb::dict params_dict(const sim::Params& p) {
+    pyb::dict d;
+    for (const sim::ParamInfo& info : sim::param_table()) {
+        if (info.kind() == sim::ParamKind::Int)
+            d[pyb::str(std::string(info.name))] = static_cast<long long>(info.get(p));
+        else
+            d[pyb::str(std::string(info.name))] = info.get(p);
+    }
+    return d;
+}
+
+#if PLAB_HAS_CUDA
+// A view of the CUDA state: `column` floats into each Float4 (or the ids), `cols` wide.
+DeviceView device_view(const pyb::object& self, int which) {
+    Simulation& s = self.cast<Simulation&>();
+    auto* cuda = dynamic_cast<sim::cuda::CudaSimulator*>(&s.simulator());
+    PLAB_REQUIRE(cuda, "device views need the CUDA backend; this simulation runs on " +
+                           std::string(sim::backend_name(s.backend())) +
+                           " (use positions() and velocities() for host copies)");
+    const auto st = unlocked(s, [&] { return cuda->device_state(); });
+    DeviceView v;
+    const auto n = static_cast<std::int64_t>(st.count);
+    v.device = st.device;
+    v.owner = self;
+    v.generation = s.generation();
+    v.owner_generation = &s.generation();
+    const std::int64_t row = sizeof(sim::Float4);
+    switch (which) {
+        case 0:  // positions: x, y, z of each Float4
+        case 1:  // velocities
+            v.base = reinterpret_cast<std::uintptr_t>(which == 0 ? st.pos : st.vel);
+            v.shape = {n, 3};
+            v.strides = {row, 4};
+            break;
+        case 2:  // SPH density: the w of each velocity
+            require_liquid(s, "device_density");
+            v.base = reinterpret_cast<std::uintptr_t>(st.vel);
+            v.byte_offset = 3 * sizeof(float);
+            v.shape = {n};
+            v.strides = {row};
+            break;
+        default:  // ids
+            v.base = reinterpret_cast<std::uintptr_t>(st.id);
+            v.kind = 'u';
+            v.shape = {n};
+            v.strides = {4};
+    }
+    v.data = v.base + v.byte_offset;
+    return v;
+}
+#else
+DeviceView device_view(const pyb::object&, int) {
+    throw Error("device views need the CUDA backend; this build has none");
+}
+#endif
+
+}  // namespace
+
+void bind_simulation(pyb::module_& m) {
+    using S = Simulation;
+    pyb::class_<S>(m, "Simulation", R"(One run of the simulation.
+
+Simulation(preset=None, scene=None, particles=None, backend='auto', **params)
+
+preset: 'classic', 'granular' or 'water' (default 'classic' without a scene). scene: the name
+of a shipped scene (particle_lab.scenes()) or the path of a scene file; it names its own preset.
+particles: the count (default: the scene file's, else 65536). backend: 'auto', 'cpu' or 'cuda'.
+params: parameter=value, applied as `--set name=value` is (particle_lab.parameters()).
+The run is resolved exactly as `particle-lab bench` resolves the same request.)")
+        .def(pyb::init(&make), pyb::arg("preset") = pyb::none(), pyb::arg("scene") = pyb::none(),
+             pyb::arg("particles") = pyb::none(), pyb::arg("backend") = "auto")
+        .def(
+            "step", [](S& s, std::int64_t n) { unlocked(s, [&] { s.step(n); }); },
+            pyb::arg("n") = 1, "Advances n steps of dt (the GIL is released meanwhile).")
+        .def_property_readonly("time", &S::time, "Simulated time since the start, s.")
+        .def_property_readonly("steps", &S::steps, "Steps run since the start.")
+        .def_property_readonly("particles", &S::particle_count)
+        .def_property_readonly(
+            "backend", [](const S& s) { return std::string(sim::backend_name(s.backend())); })
+        .def_property_readonly("device", &S::device_name)
+        .def_property_readonly(
+            "model", [](const S& s) { return std::string(sim::model_name(s.params().model)); })
+        .def_property_readonly("label", &S::label, "What runs: the preset or scene file.")
+        .def_property_readonly(
+            "domain",
+            [](const S& s) {
+                const sim::Domain& d = s.domain();
+                return pyb::make_tuple(pyb::make_tuple(d.min.x, d.min.y, d.min.z),
+                                       pyb::make_tuple(d.max.x, d.max.y, d.max.z));
+            },
+            "The box's walls, m: ((xmin, ymin, zmin), (xmax, ymax, zmax)).")
+        .def_property_readonly("fallback_reason", &S::fallback,
+                               "Why backend='auto' did not take CUDA ('' otherwise).")
+        .def_property_readonly(
+            "warnings",
+            [](const S& s) {
+                std::vector<std::string> w;
+                for (const auto& r : s.warnings()) w.push_back(r.text);
+                return w;
+            },
+            "What the start-up checks found suspicious (the program's WARNING lines).")
+        .def_property_readonly(
+            "params", [](const S& s) { return params_dict(s.params()); },
+            "The parameters in effect: {name: value}.")
+        .def_property_readonly("pending_reset", &S::pending_reset,
+                               "Parameters set that take effect at reset().")
+        .def(
+            "set",
+            [](S& s, const std::string& name, const pyb::object& value) {
+                const std::string text = value_text(value);
+                unlocked(s, [&] { s.set(name, text); });
+            },
+            pyb::arg("name"), pyb::arg("value"),
+            "Sets a parameter, checked as `--set name=value`; one that needs a reset takes "
+            "effect at reset(), the others at the next step.")
+        .def(
+            "reset", [](S& s) { unlocked(s, [&] { s.reset(); }); },
+            "Starts the scene again (with the parameters set so far); after load(), goes back "
+            "to the loaded checkpoint.")
+        .def(
+            "positions",
+            [](S& s) {
+                const Arrays a = unlocked(s, [&] { return s.arrays(); });
+                return float_array(a.pos, a.pos.size() / 3, 3);
+            },
+            "Positions, m: a new (N, 3) float32 array in particle-id order.")
+        .def(
+            "velocities",
+            [](S& s) {
+                const Arrays a = unlocked(s, [&] { return s.arrays(); });
+                return float_array(a.vel, a.vel.size() / 3, 3);
+            },
+            "Velocities, m/s: a new (N, 3) float32 array in particle-id order.")
+        .def(
+            "density",
+            [](S& s) {
+                require_liquid(s, "density");
+                const Arrays a = unlocked(s, [&] { return s.arrays(); });
+                return float_array(a.density, a.density.size(), 1);
+            },
+            "SPH density at the last step, kg/m^3: a new (N,) float32 array in particle-id order.")
+        .def(
+            "pressure",
+            [](S& s) {
+                require_liquid(s, "pressure");
+                const Arrays a = unlocked(s, [&] { return s.arrays(); });
+                return float_array(a.pressure, a.pressure.size(), 1);
+            },
+            "SPH pressure (Tait equation of the density), Pa: a new (N,) float32 array.")
+        .def(
+            "arrays",
+            [](S& s) {
+                const Arrays a = unlocked(s, [&] { return s.arrays(); });
+                pyb::dict d;
+                d["positions"] = float_array(a.pos, a.pos.size() / 3, 3);
+                d["velocities"] = float_array(a.vel, a.vel.size() / 3, 3);
+                if (!a.density.empty() || s.params().model == sim::Model::Sph) {
+                    d["density"] = float_array(a.density, a.density.size(), 1);
+                    d["pressure"] = float_array(a.pressure, a.pressure.size(), 1);
+                }
+                return d;
+            },
+            "Every array of one download: positions, velocities (and density, pressure for SPH).")
+        .def(
+            "stats",
+            [](S& s) {
+                const sim::SimStats st = unlocked(s, [&] { return s.stats(); });
+                pyb::dict d;
+                d["max_speed"] = st.max_speed;
+                d["kinetic_energy"] = st.kinetic_energy;
+                d["non_finite"] = st.non_finite;
+                d["density_min"] = st.density_min;
+                d["density_max"] = st.density_max;
+                d["density_mean"] = st.density_mean;
+                return d;
+            },
+            "Max speed (m/s), kinetic energy (J), non-finite particles, SPH density range.")
+        .def(
+            "bench",
+            [](S& s, int steps, int warmup, const std::string& window, double flow_time) {
+                const BenchSummary b =
+                    unlocked(s, [&] { return s.bench(steps, warmup, window, flow_time); });
+                return bench_dict(b);
+            },
+            pyb::arg("steps") = 200, pyb::arg("warmup") = 20, pyb::arg("window") = "auto",
+            pyb::arg("flow_time") = 1.0,
+            R"(Times a fresh run of this simulation's request as `particle-lab bench` does.
+
+Returns {'median_ms', 'p10_ms', 'p90_ms': {stage: ms} for the stages grid, reorder, forces,
+integrate and step; 'step_ms', 'steps_per_second', 'valid', 'invalid', 'window', 'backend',
+'device', 'particles', 'steps', ...}. window: 'auto' (settled pile for DEM, flow for SPH),
+'start', 'settled' or 'flow'. This simulation's own state is left as it is.)")
+        .def(
+            "save", [](S& s, const std::string& path) { unlocked(s, [&] { s.save(path); }); },
+            pyb::arg("path"), "Writes a checkpoint (.plab) of the state, atomically.")
+        .def(
+            "load", [](S& s, const std::string& path) { unlocked(s, [&] { s.load(path); }); },
+            pyb::arg("path"),
+            "Replaces the run with a checkpoint's (state, parameters, time); nothing changes "
+            "when the file is refused.")
+        .def(
+            "device_positions", [](const pyb::object& self) { return device_view(self, 0); },
+            "CUDA: a zero-copy DeviceArray of the positions, (N, 3) float32, memory order.")
+        .def(
+            "device_velocities", [](const pyb::object& self) { return device_view(self, 1); },
+            "CUDA: a zero-copy DeviceArray of the velocities, (N, 3) float32, memory order.")
+        .def(
+            "device_density", [](const pyb::object& self) { return device_view(self, 2); },
+            "CUDA, SPH: a zero-copy DeviceArray of the densities, (N,) float32, memory order.")
+        .def(
+            "device_ids", [](const pyb::object& self) { return device_view(self, 3); },
+            "CUDA: a zero-copy DeviceArray (N,) uint32, the particle id of each row of the other "
+            "device views.")
+        .def("__repr__", [](const S& s) {
+            return "<particle_lab.Simulation " + s.label() + ", " +
+                   std::to_string(s.particle_count()) + " particles on " +
+                   std::string(sim::backend_name(s.backend())) +
+                   ", t = " + std::to_string(s.time()) + " s>";
+        });
+}
+
+}  // namespace plab::app::py

@@ -1,0 +1,195 @@
+#include "app/python/simulation.h"
+
+#include <algorithm>
+
+#include "app/lab/bench_run.h"
+#include "app/lab/particle_export.h"
+#include "app/lab/percentile.h"
+#include "app/lab/scene_dirs.h"
+#include "app/lab/sim_time.h"
+#include "sim/checkpoint.h"
+#include "sim/error.h"
+#include "sim/scene_file.h"
+
+namespace plab::app::py {
+
+namespace fs = std::filesystem;
+
+std::string resolve_scene(const std::string& name, const std::vector<fs::path>& folders) {
+    if (name.find('/') != std::string::npos || fs::path(name).extension() == ".json") return name;
+    const std::vector<std::string> files = list_scene_files(folders);
+    std::string known;
+    for (const std::string& f : files) {
+        if (fs::path(f).stem() == name) return f;
+        known += (known.empty() ? "" : ", ") + fs::path(f).stem().string();
+    }
+    throw Error("scene '" + name + "': no shipped scene of that name" +
+                (known.empty() ? std::string(" (no scene folder found)")
+                               : "; the shipped scenes are " + known) +
+                "; or give the path of a scene file");
+}
+
+Simulation::Simulation(SimulationRequest request, std::vector<fs::path> scene_folders)
+    : request_(std::move(request)), scene_folders_(std::move(scene_folders)) {
+    PLAB_REQUIRE(request_.preset.empty() || request_.scene.empty(),
+                 "give a preset or a scene, not both (a scene file names its own preset)");
+    if (!request_.scene.empty()) scene_path_ = resolve_scene(request_.scene, scene_folders_);
+    const sim::RunRecipe recipe = sim::resolve_run(run_request(), kDefaultParticles);
+    simulator_ = sim::make_simulator(request_.backend, &fallback_);
+    start(recipe);
+}
+
+sim::RunRequest Simulation::run_request() const {
+    sim::RunRequest r;
+    r.preset = request_.preset.empty() ? "classic" : request_.preset;
+    if (!scene_path_.empty()) {
+        r.scene_file = sim::load_scene_file(scene_path_);
+        r.scene_source = scene_path_;
+    }
+    r.particles = request_.particles;
+    r.assignments = request_.assignments;
+    return r;
+}
+
+void Simulation::start(const sim::RunRecipe& recipe) {
+    sim::Params params = recipe.params;
+    // A step here is one dt, as in bench and export (substeps only groups steps per frame).
+    params.substeps = 1;
+    const sim::InitialState initial = recipe.initial_state();
+    simulator_->reset(initial, params);
+    domain_ = initial.domain;
+    params_ = params;
+    preset_ = recipe.preset;
+    label_ = recipe.label;
+    warnings_ = recipe.warnings;
+    pending_reset_.clear();
+    time_ = 0;
+    steps_ = 0;
+    ++generation_;
+}
+
+void Simulation::step(std::int64_t n) {
+    PLAB_REQUIRE(n >= 0, "step: the number of steps must be 0 or more, not " + std::to_string(n));
+    const double dt = step_seconds(params_.dt);
+    for (std::int64_t i = 0; i < n; ++i) {
+        simulator_->step(params_);
+        ++steps_;
+        time_ += dt;
+    }
+    simulator_->synchronize();
+    simulator_->take_timings();  // not measured here; drained so they do not pile up
+}
+
+void Simulation::set(const std::string& name, const std::string& value_text) {
+    sim::Params edited = params_;
+    sim::apply_assignment(edited, name + "=" + value_text);
+    sim::validate(edited);
+    const sim::ParamInfo* info = sim::find_param(name);
+    request_.assignments.push_back(name + "=" + value_text);
+    if (info && info->needs_reset && info->get(edited) != info->get(params_) &&
+        std::find(pending_reset_.begin(), pending_reset_.end(), name) == pending_reset_.end())
+        pending_reset_.push_back(name);
+    edited.substeps = 1;
+    params_ = edited;
+}
+
+void Simulation::reset() {
+    if (loaded_) {
+        sim::restore_checkpoint(*simulator_, *loaded_);
+        restored();
+        return;
+    }
+    // The request with every set() so far, checked in full before the running state changes.
+    const sim::RunRecipe recipe = sim::resolve_run(run_request(), kDefaultParticles);
+    start(recipe);
+}
+
+Arrays Simulation::arrays() {
+    const ExportFrame f = make_export_frame(simulator_->download(), params_, time_);
+    Arrays a;
+    const std::size_t n = f.count();
+    a.pos.resize(3 * n);
+    a.vel.resize(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const sim::Float4 &p = f.particles.pos[i], &v = f.particles.vel[i];
+        a.pos[3 * i] = p.x, a.pos[3 * i + 1] = p.y, a.pos[3 * i + 2] = p.z;
+        a.vel[3 * i] = v.x, a.vel[3 * i + 1] = v.y, a.vel[3 * i + 2] = v.z;
+    }
+    a.density = f.density;
+    a.pressure = f.pressure;
+    return a;
+}
+
+BenchSummary Simulation::bench(int steps, int warmup, const std::string& window,
+                               double flow_time) const {
+    BenchConfig c;
+    c.backend = simulator_->backend();
+    c.preset = request_.preset.empty() ? "classic" : request_.preset;
+    c.scene = scene_path_;
+    c.particles = request_.particles > 0 ? request_.particles : kDefaultParticles;
+    c.particles_given = request_.particles > 0;
+    c.assignments = request_.assignments;
+    c.steps = steps;
+    c.warmup = warmup;
+    c.window = window;
+    c.flow_time = flow_time;
+    BenchRun run(c);
+    const BenchResult r = run.measure(nullptr);
+
+    BenchSummary s;
+    s.backend = std::string(sim::backend_name(run.simulator().backend()));
+    s.device = run.simulator().device_name();
+    s.window = r.window;
+    s.invalid = r.invalid;
+    s.notes = r.notes;
+    s.particles = run.simulator().particle_count();
+    s.steps = r.steps;
+    s.wall_ms = r.wall_ms;
+    s.integrate_fused = !r.staged.empty() && r.staged.front().integrate_fused;
+    s.whole_step = r.graph || r.persistent;
+    const std::pair<const char*, double sim::StageTimings::*> fields[] = {
+        {"grid", &sim::StageTimings::grid_ms},
+        {"reorder", &sim::StageTimings::reorder_ms},
+        {"forces", &sim::StageTimings::forces_ms},
+        {"integrate", &sim::StageTimings::integrate_ms},
+        {"step", &sim::StageTimings::total_ms}};
+    for (const auto& [name, field] : fields) {
+        const std::vector<double> v = timing_column(r.staged, field);
+        s.stages[name] = {median(v), percentile(v, 0.1), percentile(v, 0.9)};
+    }
+    s.step_ms = median(timing_column(r.measured, &sim::StageTimings::total_ms));
+    return s;
+}
+
+void Simulation::save(const fs::path& path) {
+    sim::RunDescription run;
+    run.preset = loaded_ ? loaded_->run.preset : std::string(sim::preset_name(preset_));
+    run.scene = loaded_ ? loaded_->run.scene : scene_path_;
+    run.label = label_;
+    run.options = simulator_->effective_options().requested;
+    run.steps = steps_;
+    run.time = time_;
+    sim::save_checkpoint(path, *simulator_, params_, run);
+}
+
+void Simulation::load(const fs::path& path) {
+    sim::Checkpoint cp = sim::load_checkpoint(path);
+    sim::restore_checkpoint(*simulator_, cp);
+    // From here on the run is the checkpoint's; reset() goes back to it.
+    loaded_ = std::move(cp);
+    restored();
+}
+
+void Simulation::restored() {
+    params_ = loaded_->params;
+    params_.substeps = 1;
+    domain_ = loaded_->state.domain;
+    label_ = loaded_->run.label;
+    warnings_.clear();
+    pending_reset_.clear();
+    time_ = loaded_->run.time;
+    steps_ = loaded_->run.steps;
+    ++generation_;
+}
+
+}  // namespace plab::app::py

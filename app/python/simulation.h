@@ -1,0 +1,132 @@
+#pragma once
+// The run behind a Python `particle_lab.Simulation`: a request resolved through the one run
+// recipe (sim/run_recipe.h), a simulator of the chosen backend, and the simulated time. Plain
+// C++ (no Python types), so the bindings (module.cpp) only convert; every error is a
+// plab::Error with the message the command line gives for the same input.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/checkpoint.h"
+#include "sim/params.h"
+#include "sim/run_recipe.h"
+#include "sim/simulator.h"
+
+namespace plab::app::py {
+
+struct SimulationRequest {
+    std::string preset;         // "" with a scene; else classic, granular or water
+    std::string scene;          // "" or a scene file: a path, or the name of a shipped scene
+    std::size_t particles = 0;  // 0: the scene file's count, else kDefaultParticles
+    sim::Backend backend = sim::Backend::Auto;
+    std::vector<std::string> assignments;  // name=value, as --set
+};
+
+// The count a run without one gets: the same as `particle-lab bench`.
+inline constexpr std::size_t kDefaultParticles = 65536;
+
+// Stage timings of Simulation::bench: the medians and percentiles over the measured steps.
+struct BenchSummary {
+    std::string backend, device, window, invalid, notes;
+    std::size_t particles = 0;
+    int steps = 0;
+    bool integrate_fused = false, whole_step = false;
+    double wall_ms = 0;
+    // stage name (grid, reorder, forces, integrate, step) -> {median, p10, p90} in ms
+    std::map<std::string, std::vector<double>> stages;
+    double step_ms = 0;  // median of the measured steps (a graph's or persistent kernel's total)
+};
+
+// The state arrays in particle-id order.
+struct Arrays {
+    std::vector<float> pos, vel;           // n × 3: m, m/s
+    std::vector<float> density, pressure;  // n: kg/m³, Pa (SPH; empty for DEM)
+};
+
+class Simulation {
+  public:
+    // Resolves `request` (scene names through `scene_folders`), makes the simulator and starts
+    // the scene. Throws plab::Error as `particle-lab bench` would for the same request.
+    Simulation(SimulationRequest request, std::vector<std::filesystem::path> scene_folders);
+
+    // Runs `n` steps of dt (one dt each, whatever params.substeps says, as bench does).
+    void step(std::int64_t n);
+    double time() const { return time_; }
+    std::uint64_t steps() const { return steps_; }
+
+    // Validated as --set name=value: out of range, unknown or breaking a rule throws and
+    // changes nothing. Parameters that need a reset (radius, model constants) take effect at
+    // reset(); the others at the next step.
+    void set(const std::string& name, const std::string& value_text);
+    // Starts the scene again with every parameter set so far; the time goes back to 0. After
+    // load(): back to the loaded checkpoint, as it was loaded.
+    void reset();
+
+    const sim::Params& params() const { return params_; }
+    std::size_t particle_count() const { return simulator_->particle_count(); }
+    sim::Backend backend() const { return simulator_->backend(); }
+    std::string device_name() const { return simulator_->device_name(); }
+    const std::string& label() const { return label_; }
+    const sim::Domain& domain() const { return domain_; }  // m, the walls of the box
+    const std::string& fallback() const { return fallback_; }
+    const std::vector<sim::RunWarning>& warnings() const { return warnings_; }
+    // What needs a reset to take effect (set() of such a parameter since the last start).
+    const std::vector<std::string>& pending_reset() const { return pending_reset_; }
+
+    Arrays arrays();
+    sim::SimStats stats() { return simulator_->stats(params_); }
+
+    // `particle-lab bench` on this simulation's request (backend, scene, count, parameters)
+    // with `steps` measured steps after `warmup`, in `window` (auto, start, settled, flow): a
+    // fresh run, this one's state untouched.
+    BenchSummary bench(int steps, int warmup, const std::string& window, double flow_time) const;
+
+    // Checkpoints (sim/checkpoint.h): the state, parameters, time and request.
+    void save(const std::filesystem::path& path);
+    // Replaces the run with the checkpoint's (its state, parameters, time and step count); on
+    // error nothing changes.
+    void load(const std::filesystem::path& path);
+
+    sim::Simulator& simulator() { return *simulator_; }
+    // Counts the starts (construction, reset, load): device memory may move at each, so a
+    // device view made before one is stale.
+    const std::uint64_t& generation() const { return generation_; }
+    // Serialises the calls of the bindings (which release the GIL while they work).
+    std::mutex& mutex() { return mutex_; }
+
+  private:
+    sim::RunRequest run_request() const;
+    void start(const sim::RunRecipe& recipe);
+    void restored();  // the members after loaded_ was restored into the simulator
+
+    SimulationRequest request_;
+    std::vector<std::filesystem::path> scene_folders_;
+    std::string scene_path_;  // the scene file resolved, "" for a preset run
+    std::unique_ptr<sim::Simulator> simulator_;
+    std::string fallback_;
+    sim::Params params_;
+    sim::Preset preset_ = sim::Preset::Classic;
+    sim::Domain domain_;
+    std::optional<sim::Checkpoint> loaded_;  // the checkpoint load() restored
+    std::string label_;
+    std::vector<sim::RunWarning> warnings_;
+    std::vector<std::string> pending_reset_;
+    double time_ = 0;  // s
+    std::uint64_t steps_ = 0;
+    std::uint64_t generation_ = 0;
+    std::mutex mutex_;
+};
+
+// The scene file `name` stands for: a path (with a '/' or ending in .json) as given, else the
+// shipped scene of that name in the first of `folders` that holds scenes. Throws plab::Error
+// naming the shipped scenes when there is none of that name.
+std::string resolve_scene(const std::string& name,
+                          const std::vector<std::filesystem::path>& folders);
+
+}  // namespace plab::app::py

@@ -1,0 +1,282 @@
+#include "render/splat_renderer.h"
+
+#include <cstring>
+#include <string>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "render/gl_check.h"  // glad first: cuda_gl_interop.h includes <GL/gl.h>
+#include "render/interop_buffer.h"
+#include "render/particle_feed.h"
+
+#if PLAB_HAS_CUDA
+#include <cuda_gl_interop.h>
+#include <cuda_runtime_api.h>
+
+#include "render/splat_kernels.h"
+#include "sim/cuda/cuda_check.h"
+#include "sim/cuda/device_buffer.h"
+#endif
+
+namespace plab::render {
+namespace {
+
+Mat4 to_mat4(const glm::mat4& m) {
+    Mat4 out;
+    std::memcpy(out.m, glm::value_ptr(m), sizeof out.m);
+    return out;
+}
+
+}  // namespace
+
+SplatView make_splat_view(const RenderView& view, const Lighting& lighting, float radius, int width,
+                          int height) {
+    SplatView v;
+    v.view = to_mat4(view.view);
+    v.projection = to_mat4(view.projection);
+    v.width = width;
+    v.height = height;
+    v.radius = radius;
+    v.light_dir = {lighting.direction_view.x, lighting.direction_view.y, lighting.direction_view.z};
+    v.ambient = lighting.ambient;
+    return v;
+}
+
+std::string splat_unavailable_reason(bool cuda_backend) {
+#if PLAB_HAS_CUDA
+    if (!cuda_backend)
+        return "the CUDA renderer reads the particles from the CUDA backend's device buffers; "
+               "the CPU backend runs";
+    const std::string why = interop_unavailable_reason();
+    if (!why.empty()) return "the CUDA renderer needs CUDA-GL interop: " + why;
+    return {};
+#else
+    (void)cuda_backend;
+    return "this build has no CUDA, so there is no CUDA renderer";
+#endif
+}
+
+#if PLAB_HAS_CUDA
+
+namespace {
+
+// Time between two recorded events, ms.
+double elapsed_ms(cudaEvent_t a, cudaEvent_t b) {
+    float ms = 0.f;
+    PLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+    return ms;
+}
+
+// A GL texture registered with CUDA for surface writes, and the surface object of its array.
+// The array of a registered image keeps its address across maps unless GL reallocates it;
+// the surface is remade only when it moves.
+struct SurfaceImage {
+    cudaGraphicsResource* resource = nullptr;
+    cudaArray_t array = nullptr;
+    cudaSurfaceObject_t surface = 0;
+
+    ~SurfaceImage() { release(); }
+    void release() {
+        if (surface != 0) PLAB_CUDA_LOG(cudaDestroySurfaceObject(surface));
+        if (resource != nullptr) PLAB_CUDA_LOG(cudaGraphicsUnregisterResource(resource));
+        resource = nullptr;
+        array = nullptr;
+        surface = 0;
+    }
+    void attach(GLuint texture) {
+        release();
+        PLAB_CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource, texture, GL_TEXTURE_2D,
+                                                    cudaGraphicsRegisterFlagsSurfaceLoadStore));
+        // Every pixel is written each frame: GL's contents need not be kept for CUDA.
+        PLAB_CUDA_CHECK(
+            cudaGraphicsResourceSetMapFlags(resource, cudaGraphicsMapFlagsWriteDiscard));
+    }
+    // While mapped: the surface of the current array. `stream` is drained before a surface
+    // that kernels may still use is destroyed.
+    void update_surface(cudaStream_t stream) {
+        cudaArray_t now = nullptr;
+        PLAB_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&now, resource, 0, 0));
+        if (now == array && surface != 0) return;
+        if (surface != 0) {
+            PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+            PLAB_CUDA_CHECK(cudaDestroySurfaceObject(surface));
+            surface = 0;
+        }
+        cudaResourceDesc desc{};
+        desc.resType = cudaResourceTypeArray;
+        desc.res.array.array = now;
+        PLAB_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &desc));
+        array = now;
+    }
+};
+
+}  // namespace
+
+struct SplatRenderer::Cuda {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t events[4] = {};  // before clear, after clear, after splat, after resolve
+    bool in_flight = false;      // events recorded and not yet read
+    std::optional<SplatTimings> latest;
+    sim::cuda::DeviceBuffer<std::uint64_t> keys;
+    SurfaceImage color, depth;
+
+    Cuda() {
+        PLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        for (cudaEvent_t& e : events) PLAB_CUDA_CHECK(cudaEventCreate(&e));
+    }
+    ~Cuda() {
+        // Kernels may still write the surfaces: finish before they are released.
+        if (stream != nullptr) PLAB_CUDA_LOG(cudaStreamSynchronize(stream));
+        color.release();
+        depth.release();
+        for (cudaEvent_t e : events)
+            if (e != nullptr) PLAB_CUDA_LOG(cudaEventDestroy(e));
+        if (stream != nullptr) PLAB_CUDA_LOG(cudaStreamDestroy(stream));
+    }
+    Cuda(const Cuda&) = delete;
+    Cuda& operator=(const Cuda&) = delete;
+
+    SplatTimings read() const {
+        return {elapsed_ms(events[0], events[1]), elapsed_ms(events[1], events[2]),
+                elapsed_ms(events[2], events[3])};
+    }
+    // Collects the last frame's timings if its passes have finished.
+    void poll() {
+        if (!in_flight) return;
+        const cudaError_t done = cudaEventQuery(events[3]);
+        if (done == cudaErrorNotReady) {
+            cudaGetLastError();  // not an error: clear it so later checks start clean
+            return;
+        }
+        PLAB_CUDA_CHECK(done);
+        latest = read();
+        in_flight = false;
+    }
+};
+
+SplatRenderer::SplatRenderer()
+    : composite_(ShaderProgram::from_embedded("splat_composite.vert", "splat_composite.frag")),
+      empty_vao_(make_vertex_array()) {}
+
+// The registrations go before the textures they refer to (members die in reverse order).
+SplatRenderer::~SplatRenderer() { cuda_.reset(); }
+
+void SplatRenderer::draw(ParticleFeed& feed, int count, const RenderView& view,
+                         const Lighting& lighting, float radius, int x, int y, int width,
+                         int height) {
+    PLAB_REQUIRE(count >= 0 && static_cast<std::size_t>(count) <= feed.capacity(),
+                 "the CUDA renderer got " + std::to_string(count) + " particles for buffers of " +
+                     std::to_string(feed.capacity()));
+    PLAB_REQUIRE(width > 0 && height > 0, "the CUDA renderer's viewport is empty");
+    PLAB_REQUIRE(radius > 0.f, "particle radius must be positive");
+    if (!cuda_) cuda_ = std::make_unique<Cuda>();
+    Cuda& c = *cuda_;
+    c.poll();
+
+    // The images follow the viewport: a resize or a HiDPI change makes them anew.
+    if (width != width_ || height != height_) {
+        PLAB_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+        c.color.release();
+        c.depth.release();
+        const std::size_t pixels = static_cast<std::size_t>(width) * height;
+        sim::cuda::require_free_device_memory(c.keys.growth_bytes(pixels),
+                                              "the CUDA renderer's depth+colour target");
+        c.keys.resize(pixels);
+        color_ = make_texture(GL_TEXTURE_2D);
+        depth_ = make_texture(GL_TEXTURE_2D);
+        PLAB_GL_CHECK(glTextureStorage2D(color_.get(), 1, GL_RGBA8, width, height));
+        PLAB_GL_CHECK(glTextureStorage2D(depth_.get(), 1, GL_R32F, width, height));
+        for (const GLuint t : {color_.get(), depth_.get()}) {
+            PLAB_GL_CHECK(glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST));
+            PLAB_GL_CHECK(glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+        }
+        c.color.attach(color_.get());
+        c.depth.attach(depth_.get());
+        width_ = width;
+        height_ = height;
+    }
+
+    const SplatView v = make_splat_view(view, lighting, radius, width, height);
+
+    // The feed's buffers are read, the images overwritten whole; one map call for all four
+    // (each call costs host time in the driver), ordered after GL's use of them on our stream.
+    const auto [positions, colors] = feed.interop_buffers();
+    cudaGraphicsResource* resources[] = {positions->resource(), colors->resource(),
+                                         c.color.resource, c.depth.resource};
+    PLAB_CUDA_CHECK(cudaGraphicsResourceSetMapFlags(resources[0], cudaGraphicsMapFlagsReadOnly));
+    PLAB_CUDA_CHECK(cudaGraphicsResourceSetMapFlags(resources[1], cudaGraphicsMapFlagsReadOnly));
+    PLAB_CUDA_CHECK(cudaGraphicsMapResources(4, resources, c.stream));
+    try {
+        void* pos = nullptr;
+        void* col = nullptr;
+        std::size_t bytes = 0;
+        PLAB_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&pos, &bytes, resources[0]));
+        PLAB_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&col, &bytes, resources[1]));
+        c.color.update_surface(c.stream);
+        c.depth.update_surface(c.stream);
+
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[0], c.stream));
+        PLAB_CUDA_CHECK(cudaMemsetAsync(c.keys.data(), 0xff, c.keys.bytes(), c.stream));
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[1], c.stream));
+        cuda::launch_splat(static_cast<const sim::Float4*>(pos),
+                           static_cast<const sim::Float4*>(col), count, v, c.keys.data(), c.stream);
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[2], c.stream));
+        cuda::launch_resolve(c.keys.data(), width, height, c.color.surface, c.depth.surface,
+                             c.stream);
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[3], c.stream));
+        c.in_flight = true;
+    } catch (...) {
+        PLAB_CUDA_LOG(cudaGraphicsUnmapResources(4, resources, c.stream));
+        throw;
+    }
+    // GL's later use of the images waits for the kernels queued on the stream.
+    PLAB_CUDA_CHECK(cudaGraphicsUnmapResources(4, resources, c.stream));
+
+    PLAB_GL_CHECK(glEnable(GL_DEPTH_TEST));
+    PLAB_GL_CHECK(glDepthFunc(GL_LESS));
+    PLAB_GL_CHECK(glBindTextureUnit(0, color_.get()));
+    PLAB_GL_CHECK(glBindTextureUnit(1, depth_.get()));
+    PLAB_GL_CHECK(glProgramUniform1i(composite_.id(), composite_.uniform_location("u_color"), 0));
+    PLAB_GL_CHECK(glProgramUniform1i(composite_.id(), composite_.uniform_location("u_depth"), 1));
+    PLAB_GL_CHECK(
+        glProgramUniform2i(composite_.id(), composite_.uniform_location("u_origin"), x, y));
+    composite_.use();
+    PLAB_GL_CHECK(glBindVertexArray(empty_vao_.get()));
+    PLAB_GL_CHECK(glDrawArrays(GL_TRIANGLES, 0, 3));
+}
+
+std::optional<SplatTimings> SplatRenderer::poll_timings() {
+    if (!cuda_) return std::nullopt;
+    cuda_->poll();
+    return cuda_->latest;
+}
+
+SplatTimings SplatRenderer::wait_timings() {
+    PLAB_REQUIRE(cuda_ && cuda_->in_flight, "the CUDA renderer has drawn nothing to time");
+    PLAB_CUDA_CHECK(cudaEventSynchronize(cuda_->events[3]));
+    cuda_->poll();
+    return *cuda_->latest;
+}
+
+#else  // no CUDA in this build
+
+struct SplatRenderer::Cuda {};
+
+SplatRenderer::SplatRenderer()
+    : composite_(ShaderProgram::from_embedded("splat_composite.vert", "splat_composite.frag")),
+      empty_vao_(make_vertex_array()) {}
+
+SplatRenderer::~SplatRenderer() = default;
+
+void SplatRenderer::draw(ParticleFeed&, int, const RenderView&, const Lighting&, float, int, int,
+                         int, int) {
+    throw Error(splat_unavailable_reason(false));
+}
+
+std::optional<SplatTimings> SplatRenderer::poll_timings() { return std::nullopt; }
+
+SplatTimings SplatRenderer::wait_timings() { throw Error(splat_unavailable_reason(false)); }
+
+#endif  // PLAB_HAS_CUDA
+
+}  // namespace plab::render

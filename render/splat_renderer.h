@@ -1,0 +1,69 @@
+#pragma once
+// The CUDA particle renderer: the same spheres as the GL impostors (render/particle_renderer.h),
+// drawn by compute. It reads the particle buffers the feed filled (mapped through CUDA-GL
+// interop, no copy), clears a 64-bit depth+colour key per pixel, splats each particle's square
+// with atomicMin, resolves the keys into an RGBA8 and an R32F texture registered with CUDA (the
+// kernels write them as surfaces: no pixel-buffer copy), and composites them into the bound
+// framebuffer with a fullscreen triangle that also writes depth, so lines drawn later are
+// hidden behind particles. The math is in render/splat_math.h.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "render/gl_handles.h"
+#include "render/particle_renderer.h"
+#include "render/shader_program.h"
+#include "render/splat_math.h"
+
+namespace plab::render {
+
+class ParticleFeed;
+
+// Device time of the renderer's passes in one frame (CUDA events), ms.
+struct SplatTimings {
+    double clear_ms = 0;    // the key target set to empty
+    double splat_ms = 0;    // one thread per particle
+    double resolve_ms = 0;  // keys → colour and depth surfaces
+    double total_ms() const { return clear_ms + splat_ms + resolve_ms; }
+};
+
+// The splatter's view of a draw: `view`'s matrices, a width × height target, the particles'
+// radius (m) and the impostors' lighting. The CPU reference splat takes the same.
+SplatView make_splat_view(const RenderView& view, const Lighting& lighting, float radius, int width,
+                          int height);
+
+// Empty when the CUDA renderer can draw with the GL context current on this thread and
+// simulator backend `cuda_backend`, otherwise why not (a build without CUDA, the CPU backend, no
+// CUDA-GL interop).
+std::string splat_unavailable_reason(bool cuda_backend);
+
+class SplatRenderer {
+  public:
+    SplatRenderer();  // needs a current GL 4.5 context; CUDA is touched at the first draw
+    ~SplatRenderer();
+    SplatRenderer(const SplatRenderer&) = delete;
+    SplatRenderer& operator=(const SplatRenderer&) = delete;
+
+    // Draws the first `count` particles of `feed`'s buffers into the rectangle of the bound
+    // framebuffer at (x, y) of width × height pixels, as `view` sees them, lit by `lighting`,
+    // each of `radius` m. The images are (re)made when the size changes. Depth testing stays on.
+    // Throws plab::Error when a CUDA or GL call fails.
+    void draw(ParticleFeed& feed, int count, const RenderView& view, const Lighting& lighting,
+              float radius, int x, int y, int width, int height);
+
+    // The newest finished frame's timings without waiting (nothing until one has finished).
+    std::optional<SplatTimings> poll_timings();
+    // Waits for the last draw's passes and returns their timings (benchmarks).
+    SplatTimings wait_timings();
+
+  private:
+    ShaderProgram composite_;
+    VertexArray empty_vao_;  // core profile draws need one bound, even without attributes
+    Texture color_, depth_;
+    int width_ = 0, height_ = 0;
+
+    struct Cuda;  // stream, events, key buffer, registrations (empty without CUDA)
+    std::unique_ptr<Cuda> cuda_;
+};
+
+}  // namespace plab::render

@@ -1,0 +1,19 @@
+#pragma once
+// The neighbour lists' control word on the device (cuda_list_step.cu): whether this step
+// rebuilds, decided on the device so that no step waits for the host, and what the builds
+// found, copied back now and then for the host to read without stalling the GPU.
+#include <cstdint>
+
+namespace plab::sim::cuda {
+
+struct ListControl {
+    unsigned int rebuild;      // this step rebuilds the grid, the sort and the lists (0 or 1)
+    unsigned int request;      // non-zero: the next step rebuilds (a particle moved, or the host)
+    unsigned int blocks_done;  // blocks of the displacement check that finished
+    unsigned int most_found;   // the most candidates one particle had at a build
+    unsigned long long steps;  // steps since the reset
+    unsigned long long builds;
+    unsigned long long overflowed;  // particles whose candidates did not fit, summed over builds
+};
+
+}  // namespace plab::sim::cuda

@@ -1,0 +1,42 @@
+#pragma once
+// The CPU backend's frictional state (dem_frictional_step.h): rotations and contact memory per
+// particle id, and the two sums the stats report.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/dem_frictional_step.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+class FrictionState {
+  public:
+    // Zero rotation and no remembered contacts for `count` particles.
+    void reset(std::size_t count) {
+        omega_.assign(count, Float4{});
+        omega_next_.assign(count, Float4{});
+        contacts_.assign(count * kContactSlots, ContactSlot{});
+        wall_xi_.assign(count * 3, Float4{});
+        collider_xi_.assign(count, Float4{});
+        contact_info_.assign(count, 0u);
+    }
+    std::size_t size() const { return omega_.size(); }
+    FrictionBuffers buffers() {
+        return {omega_.data(),   omega_next_.data(),  contacts_.data(),
+                wall_xi_.data(), collider_xi_.data(), contact_info_.data()};
+    }
+    // After a pass: the rotations it wrote become the current ones.
+    void swap_rotation() { omega_.swap(omega_next_); }
+
+    const std::vector<Float4>& omega() const { return omega_; }
+    const std::vector<uint32_t>& contact_info() const { return contact_info_; }
+
+  private:
+    std::vector<Float4> omega_, omega_next_;
+    std::vector<ContactSlot> contacts_;
+    std::vector<Float4> wall_xi_, collider_xi_;
+    std::vector<uint32_t> contact_info_;
+};
+
+}  // namespace plab::sim

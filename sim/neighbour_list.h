@@ -1,0 +1,124 @@
+#pragma once
+// Neighbour lists with a skin (SimulatorOptions::neighbour_list), written once for both
+// backends. At a build the grid is made with cells of (range + skin) / reach, the particles are
+// sorted into cell order and each particle lists every other particle within range + skin.
+// Between builds the particles keep their cell-order positions (the step copies A to S instead
+// of sorting) and the force passes loop over the lists. While no particle has moved more than
+// skin / 2 since the build, two particles within range now were within range + skin then, so
+// the list holds every contact; the step rebuilds as soon as one has moved further.
+//
+// A particle with more candidates than the list's slots is marked kListOverflow: its force
+// sums scan the grid of the last build from its position at that build (which covers every
+// particle within range + skin of it then, so no contact is missed), and the backend grows the
+// slots for the next build.
+#include <cstdint>
+
+#include "sim/dem_step.h"
+#include "sim/grid.h"
+#include "sim/hd.h"
+#include "sim/params.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+inline constexpr uint32_t kListOverflow = 0xffffffffu;
+
+// Views of one backend's list buffers.
+struct NeighbourList {
+    uint32_t* index = nullptr;  // slots × particles, slot-major: entry k of i at k · n + i
+    uint32_t* count = nullptr;  // per cell-order particle; kListOverflow when it did not fit
+    Float4* ref_pos = nullptr;  // per cell-order particle: its position at the last build, m
+    uint32_t slots = 0;
+    uint32_t n = 0;  // particles the index is laid out for
+
+    PLAB_HD bool active() const { return index != nullptr; }
+};
+
+// Where one run's lists reach, from its parameters (host side).
+struct ListGeometry {
+    float cutoff2 = 0;        // m², (range + skin)²: what a build lists
+    float rebuild_dist2 = 0;  // m², (skin / 2)²: a particle moved this far forces a rebuild
+};
+
+ListGeometry list_geometry(const Params& p);
+
+// The grid a list build runs on: the scene's grid rebuilt with cells of (range + skin) / reach,
+// so that the same stencil covers range + skin.
+GridSpec list_grid(const Domain& domain, const GridSpec& scene_grid, const Params& p);
+
+// The slots a first build gets for `p`: about 1.5 × the candidates of a dense packing within
+// range + skin, a multiple of 8 (a build that finds more grows them).
+uint32_t initial_list_slots(const Params& p);
+
+// Slots for a particle that found `found` candidates: 25% headroom, a multiple of 8.
+uint32_t grown_list_slots(uint32_t found);
+
+// Lists the cell-order particles j ≠ i within cutoff2 of cell-order particle i (from the
+// sorted copy S, just built) and records its position. Returns how many it found: more than
+// l.slots marks the particle kListOverflow.
+PLAB_HD inline uint32_t build_list_particle(uint32_t i, const NeighbourList& l,
+                                            const StepBuffers& b, const GridSpec& g,
+                                            float cutoff2) {
+    const Float4 self = load(b.sorted_pos + i);
+    const Vec3 pos = xyz(self);
+    uint32_t found = 0;
+    for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
+        if (j == i || length_squared(xyz(load(b.sorted_pos + j)) - pos) >= cutoff2) return;
+        if (found < l.slots) l.index[found * l.n + i] = j;
+        ++found;
+    });
+    l.count[i] = found <= l.slots ? found : kListOverflow;
+    l.ref_pos[i] = self;
+    return found;
+}
+
+// Whether cell-order particle i has moved past the rebuild distance since the last build (its
+// current position is A.pos[i]: between builds the step keeps the cell order). NaN counts as
+// moved.
+PLAB_HD inline bool moved_past_skin(uint32_t i, const NeighbourList& l, const StepBuffers& b,
+                                    float rebuild_dist2) {
+    const float d2 = length_squared(xyz(load(b.pos + i)) - xyz(load(l.ref_pos + i)));
+    return !(d2 <= rebuild_dist2);
+}
+
+// Between builds: the state A, in cell order since the last build, becomes the step's S.
+PLAB_HD inline void copy_particle_in_place(uint32_t i, const StepBuffers& b) {
+    b.sorted_pos[i] = load(b.pos + i);
+    b.sorted_vel[i] = load(b.vel + i);
+}
+
+// Calls visit(j) for every candidate of cell-order particle i: its list entries first_entry,
+// first_entry + step, ...; or, when it overflowed, the grid of the last build around its
+// position then (split by rows like for_each_candidate on a one-cell-reach grid; a wider grid
+// is scanned whole by entry 0's caller). The particle itself is among the grid's candidates
+// and never in the list.
+template <typename Visit>
+PLAB_HD inline void for_each_listed(uint32_t i, const NeighbourList& l, const StepBuffers& b,
+                                    const GridSpec& g, Visit&& visit, int first_entry = 0,
+                                    int step = 1) {
+    const uint32_t found = load(l.count + i);
+    if (found == kListOverflow) {
+        const Vec3 then = xyz(load(l.ref_pos + i));
+        if (g.reach == 1)
+            for_each_candidate(then, b, g, visit, first_entry, step);
+        else if (first_entry == 0)
+            for_each_candidate_in_reach(then, b, g, visit);
+        return;
+    }
+    for (uint32_t k = static_cast<uint32_t>(first_entry); k < found; k += step)
+        visit(load(l.index + k * l.n + i));
+}
+
+// The DEM gather force pass over the list (sorted memory): the kick into A.vel[i], as
+// dem_force_particle.
+PLAB_HD inline void dem_force_particle_listed(uint32_t i, const StepBuffers& b, const GridSpec& g,
+                                              const Params& p, const NeighbourList& l) {
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const Vec3 vel = xyz(load(b.sorted_vel + i));
+    const uint32_t id = load(b.sorted_id + i);
+    const Vec3 force = dem_pair_forces_over(
+        i, pos, vel, id, b, p, [&](auto&& visit) { for_each_listed(i, l, b, g, visit); });
+    b.vel[i] = dem_new_velocity(pos, vel, id, force, p);
+}
+
+}  // namespace plab::sim

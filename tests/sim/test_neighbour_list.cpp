@@ -1,0 +1,221 @@
+// Neighbour lists with a skin on the CPU backend: the same contacts and forces as the grid
+// built every step, over thousands of steps of a settling pile and a dam break, with particles
+// fast enough to force a build every step, and with lists too short for their particles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include "sim/cpu_simulator.h"
+#include "sim/list_compare.h"
+#include "sim/neighbour_list.h"
+#include "sim/presets.h"
+#include "sim/variants.h"
+
+namespace plab::sim {
+namespace {
+
+// Summation order alone. DEM: measured below 2e-5 of the step's largest kick and move (a
+// missed contact is a whole contact force, of the order of the largest kick itself). SPH: the
+// stiff equation of state turns float summation order into up to 1e-3 of the kick and 1e-2 of
+// the move (measured), with densities equal to 1e-6; one missed neighbour is up to 2% of a
+// density.
+constexpr double kOrderOnly = 1e-3;
+constexpr double kSphOrderOnly = 3e-2;
+constexpr double kSphDensity = 1e-5;
+
+// A preset's parameters with one step per call, so that every step can be compared.
+Params one_step_params(Preset preset) {
+    Params p = preset_params(preset);
+    p.substeps = 1;
+    return p;
+}
+
+SimulatorOptions with_lists() {
+    SimulatorOptions o;
+    o.neighbour_list = true;
+    return o;
+}
+
+InitialState preset_state(Preset preset, std::size_t count, const Params& p) {
+    return build_initial_state(preset_scene(preset, count, p), p, count);
+}
+
+void expect_same_physics(const testing::ListComparison& c, Model model = Model::Dem) {
+    std::printf(
+        "  %d comparisons, largest differences %.2g (velocity) %.2g (position); %llu "
+        "builds in %llu steps\n",
+        c.compared, c.velocity, c.position, static_cast<unsigned long long>(c.stats.builds),
+        static_cast<unsigned long long>(c.stats.steps));
+    EXPECT_GT(c.compared, 0);
+    const double tol = model == Model::Sph ? kSphOrderOnly : kOrderOnly;
+    EXPECT_LT(c.velocity, tol) << "velocities differ beyond summation order";
+    EXPECT_LT(c.position, tol) << "positions differ beyond summation order";
+    EXPECT_LT(c.density, kSphDensity) << "densities differ beyond summation order";
+}
+
+TEST(NeighbourList, DemPileMatchesTheGridOverThousandsOfSteps) {
+    const Params p = one_step_params(Preset::Classic);
+    CpuSimulator listed, grid;
+    listed.set_options(with_lists());
+    const auto c = testing::compare_list_with_grid(
+        listed, grid, preset_state(Preset::Classic, 2048, p), p, 3000, 20);
+    expect_same_physics(c, p.model);
+    EXPECT_TRUE(c.stats.active);
+    EXPECT_EQ(c.stats.steps, 3000u);
+    // The lists were reused: the pile settles and most steps do not rebuild.
+    EXPECT_LT(c.stats.builds, c.stats.steps * 9 / 10) << c.stats.builds << " builds";
+    EXPECT_GT(c.stats.builds, 1u);
+    EXPECT_EQ(c.stats.overflowed, 0u);
+}
+
+TEST(NeighbourList, GranularPileMatchesTheGrid) {
+    Params p = one_step_params(Preset::Granular);
+    p.skin = 0.3f;
+    CpuSimulator listed, grid;
+    listed.set_options(with_lists());
+    const auto c = testing::compare_list_with_grid(
+        listed, grid, preset_state(Preset::Granular, 2000, p), p, 2000, 20);
+    expect_same_physics(c, p.model);
+    EXPECT_LT(c.stats.builds, c.stats.steps);
+}
+
+TEST(NeighbourList, DamBreakMatchesTheGridOverThousandsOfSteps) {
+    const Params p = one_step_params(Preset::Water);
+    CpuSimulator listed, grid;
+    listed.set_options(with_lists());
+    const auto c = testing::compare_list_with_grid(
+        listed, grid, preset_state(Preset::Water, 2000, p), p, 2000, 20);
+    expect_same_physics(c, p.model);
+    EXPECT_LT(c.stats.builds, c.stats.steps);
+    EXPECT_EQ(c.stats.overflowed, 0u);
+}
+
+// A hot gas in free space: every step some particle moves more than half the skin.
+TEST(NeighbourList, FastParticlesRebuildEveryStep) {
+    Params p = one_step_params(Preset::Classic);
+    p.gravity_y = 0.f;
+    p.collider_radius = 0.f;
+    p.skin = 0.05f;
+    InitialState init = preset_state(Preset::Classic, 2000, p);
+    std::mt19937 rng(3);
+    // 0.5 diameters a step at dt = 0.5: far past skin / 2 = 0.025 diameters.
+    std::uniform_real_distribution<float> u(-2.f * p.radius, 2.f * p.radius);
+    for (auto& v : init.vel) v = {u(rng), u(rng), u(rng), 0.f};
+    CpuSimulator listed, grid;
+    listed.set_options(with_lists());
+    const auto c = testing::compare_list_with_grid(listed, grid, init, p, 300, 5);
+    expect_same_physics(c, p.model);
+    EXPECT_EQ(c.stats.builds, c.stats.steps);
+}
+
+// Two slots a particle: nearly every particle overflows and scans the grid of the last build
+// from where it was then, on the steps between builds too.
+TEST(NeighbourList, OverflowedParticlesScanTheGridOfTheLastBuild) {
+    for (Preset preset : {Preset::Classic, Preset::Water}) {
+        const Params p = one_step_params(preset);
+        CpuSimulator listed, grid;
+        listed.set_options(with_lists());
+        listed.set_list_slots(2, false);
+        const auto c = testing::compare_list_with_grid(listed, grid, preset_state(preset, 2000, p),
+                                                       p, 600, 10);
+        SCOPED_TRACE(std::string(preset_name(preset)));
+        expect_same_physics(c, p.model);
+        EXPECT_GT(c.stats.overflowed, 1000u);
+        EXPECT_LT(c.stats.builds, c.stats.steps);
+        EXPECT_EQ(c.stats.slots, 2u);
+    }
+}
+
+TEST(NeighbourList, AnOverflowGrowsTheSlotsForTheNextBuild) {
+    const Params p = one_step_params(Preset::Water);
+    CpuSimulator listed;
+    listed.set_options(with_lists());
+    listed.set_list_slots(4);
+    listed.reset(preset_state(Preset::Water, 3000, p), p);
+    listed.step(p);
+    const NeighbourListStats first = listed.list_stats();
+    EXPECT_GT(first.overflowed, 0u);
+    listed.step(p);  // grows and builds again
+    const NeighbourListStats second = listed.list_stats();
+    EXPECT_GT(second.slots, 4u);
+    EXPECT_EQ(second.builds, 2u);
+    for (int s = 0; s < 20; ++s) listed.step(p);
+    EXPECT_EQ(listed.list_stats().overflowed, first.overflowed) << "no overflow after growing";
+}
+
+// Off and on again mid-run: the state was sorted without the lists meanwhile, so the first
+// listed step rebuilds.
+TEST(NeighbourList, SwitchingOffAndOnRebuilds) {
+    const Params p = one_step_params(Preset::Classic);
+    CpuSimulator listed, grid;
+    listed.set_options(with_lists());
+    const InitialState init = preset_state(Preset::Classic, 2000, p);
+    testing::compare_list_with_grid(listed, grid, init, p, 300, 50);
+    const uint64_t builds = listed.list_stats().builds;
+    listed.set_options({});
+    for (int s = 0; s < 5; ++s) listed.step(p);
+    EXPECT_FALSE(listed.list_stats().active);
+    listed.set_options(with_lists());
+    listed.step(p);
+    EXPECT_EQ(listed.list_stats().builds, builds + 1);
+    // And matches the grid from there.
+    const Snapshot now = listed.download();
+    grid.reset({init.domain, init.grid, now.pos, now.vel}, p);
+    for (int s = 0; s < 20; ++s) {
+        listed.step(p);
+        grid.step(p);
+    }
+    const Snapshot a = listed.download(), b = grid.download();
+    double d = 0;
+    for (std::size_t i = 0; i < a.pos.size(); ++i)
+        d = std::max(d, testing::length3(a.pos[i], b.pos[i]));
+    EXPECT_LT(d, 1e-4 * p.radius);
+}
+
+TEST(NeighbourList, GeometryCoversRangePlusSkin) {
+    Params p = one_step_params(Preset::Classic);
+    p.skin = 0.2f;
+    const ListGeometry g = list_geometry(p);
+    const float range = interaction_range(p);
+    EXPECT_FLOAT_EQ(g.cutoff2, 1.44f * range * range);
+    EXPECT_LT(g.rebuild_dist2, 0.01f * range * range);
+    EXPECT_GT(g.rebuild_dist2, 0.0099f * range * range);
+    const InitialState init = preset_state(Preset::Classic, 1000, p);
+    const GridSpec lg = list_grid(init.domain, init.grid, p);
+    EXPECT_GE(lg.cell_size * lg.reach, 1.2f * range * 0.9999f);
+    EXPECT_EQ(lg.reach, init.grid.reach);
+    Params w = one_step_params(Preset::Water);
+    const InitialState wi = preset_state(Preset::Water, 1000, w);
+    EXPECT_EQ(list_grid(wi.domain, wi.grid, w).reach, 2);
+    EXPECT_GE(initial_list_slots(w), 64u);
+    EXPECT_EQ(initial_list_slots(p) % 8, 0u);
+    EXPECT_EQ(grown_list_slots(100), 128u);
+}
+
+TEST(NeighbourList, ResolverSaysWhatItCannotRunWith) {
+    const DeviceCaps cpu{Backend::Cpu};
+    SimulatorOptions o = with_lists();
+    EXPECT_TRUE(resolve_options(o, Model::Dem, cpu).effective.neighbour_list);
+    EXPECT_TRUE(resolve_options(o, Model::Sph, cpu).effective.neighbour_list);
+    for (auto set : {+[](SimulatorOptions& x) { x.scatter_forces = true; },
+                     +[](SimulatorOptions& x) { x.sorted_memory = false; },
+                     +[](SimulatorOptions& x) { x.double_state = true; }}) {
+        SimulatorOptions q = o;
+        set(q);
+        const ResolvedOptions r = resolve_options(q, Model::Dem, cpu);
+        EXPECT_FALSE(r.effective.neighbour_list);
+        ASSERT_NE(r.note("neighbour_list"), nullptr);
+        EXPECT_NE(r.note("neighbour_list")->reason.find("sorted memory"), std::string::npos);
+    }
+    DeviceCaps cuda{Backend::Cuda};
+    SimulatorOptions q = o;
+    q.persistent_kernel = true;
+    const ResolvedOptions r = resolve_options(q, Model::Dem, cuda);
+    EXPECT_TRUE(r.effective.persistent_kernel);
+    EXPECT_FALSE(r.effective.neighbour_list);
+}
+
+}  // namespace
+}  // namespace plab::sim
