@@ -157,6 +157,12 @@ class Simulator {
     // How the step runs now, for reports: launch form, block size, threads per particle and
     // force form on CUDA ("" on the CPU, whose loops have no shape to report).
     virtual std::string launch_summary() const { return {}; }
+    // Why this backend cannot step with `params` ("" when it can): a physics choice its
+    // kernels do not have yet. step() throws plab::Error with this text; front ends ask first.
+    virtual std::string unsupported(const Params& params) const {
+        (void)params;
+        return {};
+    }
 };
 
 // The simulator for `wanted`. With Backend::Auto it is CUDA when a device is usable and the

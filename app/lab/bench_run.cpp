@@ -137,6 +137,7 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
 }
 
 void BenchRun::restart() {
+    PLAB_REQUIRE(simulator_->unsupported(params_).empty(), simulator_->unsupported(params_));
     simulator_->reset(initial_, params_);
     steps_ = first_step_;
     time_ = first_time_;

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace plab::app {
 namespace {
@@ -97,14 +98,25 @@ void parameter_sliders(UiState& ui, const SimSession& session) {
             // A choice (contact = classic | frictional): a list of its names.
             const auto v = static_cast<std::size_t>(info.get(ui.params));
             const std::string current(v < info.names.size() ? info.names[v] : "?");
+            // A value this backend cannot step with is listed greyed out, with the reason.
+            std::vector<std::string> why(info.names.size());
+            std::string refused;
+            for (std::size_t k = 0; k < info.names.size(); ++k) {
+                sim::Params candidate = ui.params;
+                info.set(candidate, static_cast<double>(k));
+                why[k] = session.simulator().unsupported(candidate);
+                if (!why[k].empty()) refused = why[k];
+            }
             if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
                 for (std::size_t k = 0; k < info.names.size(); ++k) {
                     const std::string name(info.names[k]);
-                    if (ImGui::Selectable(name.c_str(), k == v))
+                    if (ImGui::Selectable(name.c_str(), k == v,
+                                          why[k].empty() ? 0 : ImGuiSelectableFlags_Disabled))
                         info.set(ui.params, static_cast<double>(k));
                 }
                 ImGui::EndCombo();
             }
+            if (!refused.empty()) ImGui::TextWrapped("%s", refused.c_str());
         } else if (info.kind() == sim::ParamKind::Int) {
             int v = static_cast<int>(info.get(ui.params));
             if (ImGui::SliderInt(label.c_str(), &v, 1, 50)) {

@@ -433,8 +433,16 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.sync();  // the host vectors above must outlive the copies
 }
 
+std::string CudaSimulator::unsupported(const Params& params) const {
+    if (params.model == Model::Dem && params.contact == int(ContactLaw::Frictional))
+        return "contact = frictional runs on the CPU backend only so far (the CUDA kernels have "
+               "the classic law): choose the CPU backend or contact = classic";
+    return {};
+}
+
 void CudaSimulator::step(const Params& params) {
     validate(params);
+    if (const std::string why = unsupported(params); !why.empty()) throw Error(why);
     Params p = params;
     keep_reset_params(p,
                       impl_->reset_params);  // the grid was built for these; new ones need a reset

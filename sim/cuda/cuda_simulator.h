@@ -33,6 +33,7 @@ class CudaSimulator final : public Simulator {
     void set_options(const SimulatorOptions& options) override;
     const ResolvedOptions& effective_options() const override;
     std::string launch_summary() const override;
+    std::string unsupported(const Params& params) const override;
     NeighbourListStats list_stats() override;
     NeighbourListStats recent_list_stats() const override;
 

@@ -12,6 +12,7 @@
 
 #include "app/lab/sweep.h"
 #include "sim/error.h"
+#include "sim/variants.h"
 
 namespace plab::app {
 namespace {
@@ -81,24 +82,12 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
     const auto csv = lines_of(read(dir / "sweep.csv"));
     ASSERT_EQ(csv.size(), 5u);
     const auto header = csv_cells(csv[0]);
-    const std::vector<std::string> config_cols = {"backend",
-                                                  "device",
-                                                  "preset",
-                                                  "particles",
-                                                  "block_size",
-                                                  "graph",
-                                                  "threads_per_particle",
-                                                  "fuse_integrate",
-                                                  "contact_list",
-                                                  "scatter_forces",
-                                                  "persistent_kernel",
-                                                  "sorted_memory",
-                                                  "double_state",
-                                                  "render",
-                                                  "valid",
-                                                  "invalid_reason",
-                                                  "window",
-                                                  "spring"};
+    // The configuration columns: the run, then one per variant (from the table), then the frame
+    // path, the validity and the swept parameter.
+    std::vector<std::string> config_cols = {"backend", "device", "preset", "particles"};
+    for (const sim::VariantInfo& v : sim::variant_table()) config_cols.emplace_back(v.name);
+    for (const char* c : {"render", "valid", "invalid_reason", "window", "spring"})
+        config_cols.emplace_back(c);
     ASSERT_GT(header.size(), config_cols.size());
     for (std::size_t i = 0; i < config_cols.size(); ++i) EXPECT_EQ(header[i], config_cols[i]);
     for (const char* stage : {"step_ms", "grid_ms", "reorder_ms", "forces_ms", "integrate_ms"})

@@ -15,7 +15,8 @@ struct ListComparison {
     // Largest difference after one step, as a share of the largest change that step made
     // (velocity: the largest kick; position: the largest move).
     double velocity = 0, position = 0;
-    double density = 0;  // SPH: largest density difference over the rest density
+    double density = 0;       // SPH: largest density difference over the rest density
+    double largest_kick = 0;  // m/s, the largest velocity change of a compared step
     int compared = 0;
     long on_surfaces = 0;      // particle-steps left out: on a wall or the collider (on_a_surface)
     NeighbourListStats stats;  // of the listed run at the end
@@ -75,6 +76,7 @@ inline ListComparison compare_list_with_grid(Simulator& listed, Simulator& refer
                                        std::fabs(double(a.vel[i].w) - b.vel[i].w) / p.rest_density);
             dx = std::max(dx, length3(a.pos[i], b.pos[i]));
         }
+        out.largest_kick = std::max(out.largest_kick, kick);
         out.velocity = std::max(out.velocity, kick > 0 ? dv / kick : dv);
         out.position = std::max(out.position, move > 0 ? dx / move : dx);
         ++out.compared;

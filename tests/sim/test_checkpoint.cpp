@@ -321,6 +321,23 @@ TEST(Checkpoint, AFailedRestoreLeavesTheSimulatorAsItWas) {
     expect_same_state(s.capture_state(), before);
 }
 
+TEST(Checkpoint, AFrictionalRunIsNotSavedWithoutItsContactMemory) {
+    Params p = preset_params(Preset::Granular);
+    p.contact = static_cast<int>(ContactLaw::Frictional);
+    const InitialState init = build_initial_state(preset_scene(Preset::Granular, 50, p), p, 50);
+    CpuSimulator sim;
+    sim.reset(init, p);
+    sim.step(p);
+    const fs::path file = temp_dir() / "frictional.plab";
+    try {
+        save_checkpoint(file, sim, p, RunDescription{});
+        FAIL() << "a frictional run was saved without its contact memory";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("frictional contact law"), std::string::npos);
+    }
+    EXPECT_FALSE(fs::exists(file));
+}
+
 TEST(Checkpoint, FileNamesSortByStep) {
     EXPECT_EQ(checkpoint_file_name(1200), "step_000001200.plab");
     EXPECT_LT(checkpoint_file_name(999), checkpoint_file_name(1000));
