@@ -25,12 +25,7 @@ constexpr std::uint32_t kMaxEntries = 1024;  // parameters or variants in one fi
 constexpr std::size_t kChecksumBytes = 8;
 
 std::uint64_t fnv1a64(const unsigned char* data, std::size_t n) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t i = 0; i < n; ++i) {
-        h ^= data[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return checkpoint_checksum({reinterpret_cast<const std::byte*>(data), n});
 }
 
 std::string hex(std::uint64_t v) {
@@ -178,6 +173,15 @@ Domain read_domain(Reader& r) {
 }
 
 }  // namespace
+
+std::uint64_t checkpoint_checksum(std::span<const std::byte> bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const std::byte b : bytes) {
+        h ^= static_cast<std::uint8_t>(b);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
 
 std::string encode_checkpoint(const Checkpoint& c) {
     const InitialState& s = c.state;

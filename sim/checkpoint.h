@@ -69,6 +69,10 @@ std::string encode_checkpoint(const Checkpoint& checkpoint);
 // between calls (the fuzz target feeds it arbitrary bytes).
 Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view name);
 
+// The checksum a file ends with: FNV-1a 64 of every byte before it (the fuzz target appends it
+// to mutated bytes so they get past the check).
+std::uint64_t checkpoint_checksum(std::span<const std::byte> bytes);
+
 // Reads `path` (a regular file of at most kMaxCheckpointBytes) and read_checkpoint's it.
 Checkpoint load_checkpoint(const std::filesystem::path& path);
 

@@ -204,23 +204,19 @@ StageTimings CpuSimulator::substep(const Params& p) {
         t.total_ms = ms_between(t0, Clock::now());
         return t;
     }
-    if (frictional) {
-        frictional_pass(b, p);
-        const auto t3 = Clock::now();
-        t.grid_ms = ms_between(t0, t1);
-        t.reorder_ms = ms_between(t1, t2);
-        t.forces_ms = ms_between(t2, t3);
-        t.total_ms = ms_between(t0, t3);
-        t.integrate_fused = true;
-        return t;
-    }
-    if (hi_active_) {
-        // Forces in float, then the kick and drift in double, fused (the pass reads only S).
-        parallel_for(b.count, [&](uint32_t i) {
-            const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
-            const uint32_t id = b.sorted_id[i];
-            dem_kick_drift_hi(i, pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), b, p, d);
-        });
+    if (frictional || hi_active_) {
+        if (frictional) {
+            frictional_pass(b, p);
+        } else {
+            // Forces in float, then the kick and drift in double, fused (the pass reads only S).
+            parallel_for(b.count, [&](uint32_t i) {
+                const Vec3 pos = xyz(b.sorted_pos[i]), vel = xyz(b.sorted_vel[i]);
+                const uint32_t id = b.sorted_id[i];
+                dem_kick_drift_hi(i, pos, vel, id, dem_pair_forces(i, pos, vel, id, b, g, p), b, p,
+                                  d);
+            });
+        }
+        // Both passes drift inside the force pass.
         const auto t3 = Clock::now();
         t.grid_ms = ms_between(t0, t1);
         t.reorder_ms = ms_between(t1, t2);

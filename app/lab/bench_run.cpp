@@ -137,7 +137,8 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
 }
 
 void BenchRun::restart() {
-    PLAB_REQUIRE(simulator_->unsupported(params_).empty(), simulator_->unsupported(params_));
+    const std::string unsupported = simulator_->unsupported(params_);
+    PLAB_REQUIRE(unsupported.empty(), unsupported);
     simulator_->reset(initial_, params_);
     steps_ = first_step_;
     time_ = first_time_;

@@ -11,15 +11,12 @@
 #include "sim/error.h"
 
 namespace {
-// FNV-1a 64, the checksum the format ends with (sim/checkpoint.h), little-endian.
+// The bytes and the checksum the format ends with, little-endian.
 std::vector<std::byte> with_checksum(const std::uint8_t* data, std::size_t size) {
-    std::uint64_t h = 14695981039346656037ull;
-    std::vector<std::byte> out(size + 8);
-    for (std::size_t i = 0; i < size; ++i) {
-        h = (h ^ data[i]) * 1099511628211ull;
-        out[i] = std::byte{data[i]};
-    }
-    for (int b = 0; b < 8; ++b) out[size + b] = std::byte(static_cast<std::uint8_t>(h >> (8 * b)));
+    const auto* b = reinterpret_cast<const std::byte*>(data);
+    std::vector<std::byte> out(b, b + size);
+    const std::uint64_t h = plab::sim::checkpoint_checksum(out);
+    for (int k = 0; k < 8; ++k) out.push_back(std::byte(static_cast<std::uint8_t>(h >> (8 * k))));
     return out;
 }
 }  // namespace
