@@ -60,14 +60,16 @@ void ParticleRenderer::draw(GLuint positions, GLuint colors, int count, const Re
     program_.set("u_view", view.view);
     program_.set("u_projection", view.projection);
     program_.set("u_viewport_height", view.viewport_height);
+    // The sprites cut their discs in window pixels, so they need where GL maps NDC to.
+    GLint viewport[4] = {};
+    PLAB_GL_CHECK(glGetIntegerv(GL_VIEWPORT, viewport));
+    program_.set("u_viewport", glm::vec4(viewport[0], viewport[1], viewport[2], viewport[3]));
     program_.set("u_radius", radius);
     program_.set("u_light_dir", lighting_.direction_view);
     program_.set("u_ambient", lighting_.ambient);
 
     PLAB_GL_CHECK(glEnable(GL_DEPTH_TEST));
     PLAB_GL_CHECK(glEnable(GL_PROGRAM_POINT_SIZE));
-    // The fragment shader's disc and normal assume gl_PointCoord's y runs top to bottom.
-    PLAB_GL_CHECK(glPointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_UPPER_LEFT));
     program_.use();
     PLAB_GL_CHECK(glBindVertexArray(vao));
     PLAB_GL_CHECK(glDrawArrays(GL_POINTS, 0, count));

@@ -2,8 +2,8 @@
 // The math of the CUDA sphere splatter, shared by its kernels (render/splat_renderer.cu) and
 // the CPU reference splat (render/splat_reference.h) that the tests check pixels with. It
 // reproduces what the GL impostors draw (shaders/particles.vert, particles.frag): a particle is
-// a square of gl_PointSize = r P[1][1] H / w pixels around its projected centre, a pixel of it
-// is on the sphere when its centre lies in the inscribed disc, its normal is that of a unit
+// a disc of diameter r P[1][1] H / w pixels around its projected centre, a pixel is on the
+// sphere when its centre lies in the disc, its normal is that of a unit
 // hemisphere facing the eye, its colour Lambert-lit, and its depth that of the sphere's
 // surface. A target pixel holds a 64-bit key: the depth as an order-preserving integer in the
 // high 32 bits, the shaded RGBA8 colour in the low 32, so the nearest surface wins one
@@ -55,7 +55,7 @@ struct SplatView {
 struct SplatSphere {
     bool visible = false;  // centre inside the near and far planes, square overlaps the target
     float cx = 0, cy = 0;  // projected centre, window pixels from the bottom-left corner
-    float size = 0;        // sprite width, pixels (GL's gl_PointSize, at least 1)
+    float size = 0;        // disc diameter, pixels (at least 1)
     float ex = 0, ey = 0, ez = 0;  // centre in eye space, m
     // The square covers one pixel (GL's smallest point): a single write, no loop. As with the
     // GL sprite, the pixel shows the sphere only when its centre lies in the (one-pixel) disc.
@@ -103,7 +103,8 @@ PLAB_HD inline std::uint32_t pack_rgba8(float r, float g, float b, float a) {
 // Projects one particle at world position (x, y, z). A centre behind the near plane (or the
 // eye) or beyond the far plane is culled, as GL clips a point by its vertex; a sphere whose
 // square misses the target is culled too. The square's pixels are those whose centres lie in
-// [c - size/2, c + size/2), GL's point rasterisation; its radius is capped at kMaxSplatRadiusPx.
+// [c - size/2, c + size/2), the pixels that can hold the disc; its radius is capped at
+// kMaxSplatRadiusPx.
 PLAB_HD inline SplatSphere project_sphere(const SplatView& v, float x, float y, float z) {
     SplatSphere s;
     const Vec4f e = transform(v.view, x, y, z, 1.f);
@@ -113,7 +114,7 @@ PLAB_HD inline SplatSphere project_sphere(const SplatView& v, float x, float y, 
     const float inv_w = 1.f / c.w;
     s.cx = (c.x * inv_w * 0.5f + 0.5f) * static_cast<float>(v.width);
     s.cy = (c.y * inv_w * 0.5f + 0.5f) * static_cast<float>(v.height);
-    // gl_PointSize of particles.vert: r P[1][1] H / w, the sphere's diameter in pixels.
+    // The sphere's diameter in pixels, r P[1][1] H / w, at least 1, as particles.vert has it.
     float size = v.radius * v.projection.m[5] * static_cast<float>(v.height) * inv_w;
     size = size < 1.f ? 1.f : (size > 2.f * kMaxSplatRadiusPx ? 2.f * kMaxSplatRadiusPx : size);
     s.size = size;
@@ -140,7 +141,7 @@ PLAB_HD inline SplatSphere project_sphere(const SplatView& v, float x, float y, 
 // clamps gl_FragDepth.
 PLAB_HD inline std::uint64_t splat_fragment(const SplatView& v, const SplatSphere& s, int px,
                                             int py, float r, float g, float b, float a) {
-    // gl_PointCoord mapped to -1..1, y up: the pixel centre's offset in sprite radii.
+    // The pixel centre's offset from the sphere's centre in sphere radii, y up (particles.frag).
     const float inv = 2.f / s.size;
     const float nx = (static_cast<float>(px) + 0.5f - s.cx) * inv;
     const float ny = (static_cast<float>(py) + 0.5f - s.cy) * inv;

@@ -3,17 +3,22 @@
 
 Usage: plot_validation.py [--out DIR] RESULT_DIR [RESULT_DIR ...]
 
-Each RESULT_DIR holds dam_break.csv and/or hydrostatic.csv as written by
-`particle-lab validate dam-break|hydrostatic --out RESULT_DIR`. Writes
-  dam_break.png    surge front Z = x/a against T = t sqrt(2g/a), one line per result, with
-                   Martin & Moyce's (1952) measurements for the n^2 = 2 column;
-  hydrostatic.png  pressure against height, one line per result, with rho0 g (H - y) and
-                   the depths the check uses marked.
+Each RESULT_DIR holds dam_break.csv, hydrostatic.csv, column_collapse.csv and/or
+angle_of_repose.csv as written by `particle-lab validate CASE --out RESULT_DIR`. Writes
+  dam_break.png        surge front Z = x/a against T = t sqrt(2g/a), one line per result,
+                       with Martin & Moyce's (1952) measurements for the n^2 = 2 column;
+  hydrostatic.png      pressure against height, one line per result, with rho0 g (H - y)
+                       and the depths the check uses marked;
+  column_collapse.png  normalised runout (Linf - L0)/L0 against the aspect ratio a, one
+                       series per result, with Lajeunesse et al.'s (2005) law and +-15%;
+  angle_of_repose.png  the pile's surface height against the distance from its axis, one
+                       line per result, with the fitted flank and the measured repose angle.
 The PNGs go into --out (default: the first RESULT_DIR). Needs matplotlib (Debian:
 python3-matplotlib).
 """
 import argparse
 import csv
+import math
 import os
 import sys
 
@@ -137,6 +142,53 @@ def plot_hydrostatic(results, out, plt):
     return finish(fig, [ax, err], out, "hydrostatic.png")
 
 
+def lajeunesse(a):
+    """Lajeunesse et al. (2005), quasi-2D: 1.8 a below a = 3, 2.3 a^(2/3) above."""
+    return 1.8 * a if a < 3 else 2.3 * a ** (2.0 / 3.0)
+
+
+def plot_column_collapse(results, out, plt):
+    fig, ax = plt.subplots(figsize=(7, 5))
+    top = 1.0
+    for meta, rows in results:
+        top = max([top] + [r["a"] for r in rows])
+        ax.plot([r["a"] for r in rows], [r["runout"] for r in rows], "o-",
+                label=f"{meta.get('preset', '?')}, {meta.get('resolution', '?')} across, "
+                      f"channel {meta.get('channel', '?')} ({meta.get('backend', '?')})")
+    a = [0.3 + k * (top * 1.2 - 0.3) / 200 for k in range(201)]
+    ax.plot(a, [lajeunesse(x) for x in a], "k-", label="Lajeunesse et al. (2005)")
+    ax.fill_between(a, [0.85 * lajeunesse(x) for x in a], [1.15 * lajeunesse(x) for x in a],
+                    color="0.85", label="±15%")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("a = H0 / L0 (settled)")
+    ax.set_ylabel("(L∞ − L0) / L0")
+    ax.set_title("Quasi-2D column collapse: runout")
+    return finish(fig, [ax], out, "column_collapse.png")
+
+
+def plot_angle_of_repose(results, out, plt):
+    fig, ax = plt.subplots(figsize=(7, 5))
+    for meta, rows in results:
+        rows = [r for r in rows if r["h_m"] > 0]
+        angle = float(meta.get("angle_deg", "nan"))
+        line, = ax.plot([r["r_m"] for r in rows], [r["h_m"] for r in rows], ".-",
+                        label=f"{meta.get('preset', '?')}, {label(meta)}: {angle:.1f}°")
+        fitted = [r for r in rows if r["fitted"] > 0]
+        ax.plot([r["r_m"] for r in fitted], [r["h_m"] for r in fitted], "o",
+                color=line.get_color(), fillstyle="none")
+        ref = float(meta.get("reference_deg", "nan"))
+        top = float(meta.get("top_m", "nan"))
+        if rows and ref == ref and top == top:
+            slope = math.tan(math.radians(ref))
+            ax.plot([0, top / slope], [top, 0], "k--", linewidth=1)
+    ax.plot([], [], "k--", label="measured repose angle through the top")
+    ax.set_xlabel("distance from the axis (m)")
+    ax.set_ylabel("surface height (m)")
+    ax.set_title("Lifted cylinder: pile profile (circles: fitted)")
+    return finish(fig, [ax], out, "angle_of_repose.png")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+")
@@ -151,19 +203,22 @@ def main(argv):
         print("plot_validation.py: matplotlib is missing (Debian: python3-matplotlib)",
               file=sys.stderr)
         return 3
-    dam, hydro = [], []
+    dam, hydro, collapse, repose = [], [], [], []
     try:
         for d in args.results:
             if not os.path.isdir(d):
                 raise CsvError(f"{d}: not a folder")
             found = False
-            for name, into in (("dam_break.csv", dam), ("hydrostatic.csv", hydro)):
+            for name, into in (("dam_break.csv", dam), ("hydrostatic.csv", hydro),
+                               ("column_collapse.csv", collapse),
+                               ("angle_of_repose.csv", repose)):
                 path = os.path.join(d, name)
                 if os.path.exists(path):
                     into.append(read(path))
                     found = True
             if not found:
-                raise CsvError(f"{d}: holds neither dam_break.csv nor hydrostatic.csv")
+                raise CsvError(f"{d}: holds neither dam_break.csv nor hydrostatic.csv (nor "
+                               "column_collapse.csv, angle_of_repose.csv)")
     except (OSError, CsvError) as e:
         print(f"plot_validation.py: {e}", file=sys.stderr)
         return 2
@@ -172,6 +227,10 @@ def main(argv):
         print(plot_dam_break(dam, out, plt))
     if hydro:
         print(plot_hydrostatic(hydro, out, plt))
+    if collapse:
+        print(plot_column_collapse(collapse, out, plt))
+    if repose:
+        print(plot_angle_of_repose(repose, out, plt))
     return 0
 
 

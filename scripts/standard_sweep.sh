@@ -3,7 +3,7 @@
 #
 # Usage: scripts/standard_sweep.sh [OUT_DIR]        (default: sweep-standard)
 #
-# Runs `particle-lab bench --sweep ...` seven times into OUT_DIR/<name>/ (sweep.csv, sweep.md, and
+# Runs `particle-lab bench --sweep ...` nine times into OUT_DIR/<name>/ (sweep.csv, sweep.md, and
 # OUT_DIR/<name>.log with the command and its output), then, where matplotlib is installed,
 # draws each one with scripts/plot_bench.py (step_ms.png, stages.png) and the render sweep as
 # bars (OUT_DIR/render/frame_parts.png). Needs a CUDA device; the CPU points use every core.
@@ -15,6 +15,9 @@
 #   scatter   CUDA (graph), 65k-4M x gather vs per-pair scatter with atomics
 #   sorted    CUDA (graph), 65k-4M x particles reordered by cell vs left unsorted
 #   double    CUDA (graph), 65k-4M x float vs double-precision state
+#   renderers whole frames (interop, start window), 1M-10M x GL sprites vs CUDA splats
+#             (OUT_DIR/renderers/renderers.png: FPS and the particle draw's time per size)
+#   deterministic CUDA (graph), 262k-4M x atomic order vs cells in id order
 #
 # Environment: PLAB_BIN (default build/particle-lab), PLAB_SWEEPS (names to run, default all,
 # e.g. "sizes block"), PLAB_PLOT=0 to skip the charts.
@@ -23,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-sweep-standard}
 bin=${PLAB_BIN:-build/particle-lab}
-sweeps=${PLAB_SWEEPS:-sizes cpu_cuda render block scatter sorted double}
+sweeps=${PLAB_SWEEPS:-sizes cpu_cuda render block scatter sorted double renderers deterministic}
 [ -x "$bin" ] || { echo "standard_sweep.sh: no $bin (build it: cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -55,6 +58,10 @@ run block "${cuda[@]}" --graph --sweep "$sizes" --sweep block_size=32,64,128,256
 run scatter "${cuda[@]}" --graph --sweep "$sizes" --sweep scatter_forces=off,on
 run sorted "${cuda[@]}" --graph --sweep "$sizes" --sweep sorted_memory=on,off
 run double "${cuda[@]}" --graph --sweep "$sizes" --sweep double_state=off,on
+run renderers --backend cuda --preset classic --steps 100 --warmup 20 --graph --render interop \
+    --window start --sweep particles=1048576,4194304,10000000 --sweep renderer=gl,cuda
+run deterministic "${cuda[@]}" --graph --sweep particles=262144,1048576,4194304 \
+    --sweep deterministic=off,on
 
 [ -z "$failed" ] || echo "standard_sweep.sh: failed:$failed (see $out/<name>.log)" >&2
 status=0
@@ -92,6 +99,37 @@ ax.legend(fontsize="small")
 fig.text(0.01, 0.01, rows[0]["device"], fontsize="x-small")
 fig.tight_layout(rect=(0, 0.03, 1, 1))
 png = os.path.join(os.path.dirname(sys.argv[1]), "frame_parts.png")
+fig.savefig(png, dpi=120)
+print("wrote " + png)
+EOF
+fi
+if [ -f "$out/renderers/sweep.csv" ]; then
+    /usr/bin/python3 - "$out/renderers/sweep.csv" <<'EOF'
+# The two particle renderers per size: pipelined FPS, and what drawing the particles costs the
+# GPU (GL sprites: the GL timer around the draw; CUDA: clear + splat + resolve).
+import csv, os, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["valid"] == "yes"]
+fig, (fps_ax, ms_ax) = plt.subplots(1, 2, figsize=(11, 4.5))
+for renderer, label in (("gl", "GL sprites"), ("cuda", "CUDA splats")):
+    mine = sorted((r for r in rows if r["renderer"] == renderer), key=lambda r: int(r["particles"]))
+    xs = [int(r["particles"]) for r in mine]
+    fps_ax.plot(xs, [float(r["fps"]) for r in mine], "o-", label=label)
+    cost = "splat_ms_median" if renderer == "cuda" else "draw_ms_median"
+    ms_ax.plot(xs, [float(r[cost]) for r in mine], "o-", label=label)
+for ax, title in ((fps_ax, "frames per second (pipelined)"), (ms_ax, "particle draw, ms (device)")):
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("particles")
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+fig.text(0.01, 0.01, (rows[0]["device"] if rows else "") + ", classic, 1280x720, CUDA graph",
+         fontsize="x-small")
+fig.tight_layout(rect=(0, 0.03, 1, 1))
+png = os.path.join(os.path.dirname(sys.argv[1]), "renderers.png")
 fig.savefig(png, dpi=120)
 print("wrote " + png)
 EOF

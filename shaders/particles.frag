@@ -1,9 +1,12 @@
 #version 450 core
-// Shades a point sprite as a lit sphere: pixels outside the inscribed disc are discarded, the
-// rest get the normal of a unit hemisphere facing the eye and Lambert lighting.
+// Shades a point sprite as a lit sphere: pixels whose centres lie outside the sphere's disc
+// are discarded, the rest get the normal of a unit hemisphere facing the eye and Lambert
+// lighting.
 
-in vec4 v_color;
-in vec3 v_center_view;
+flat in vec4 v_color;
+flat in vec3 v_center_view;
+flat in vec2 v_center_px;
+flat in float v_diameter_px;
 
 uniform mat4 u_projection;
 uniform float u_radius;     // m
@@ -13,8 +16,9 @@ uniform float u_ambient;    // 0..1, the share of the colour that needs no light
 out vec4 frag_color;
 
 void main() {
-    // gl_PointCoord runs 0..1 left to right and top to bottom; make y point up.
-    vec2 p = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
+    // The pixel centre's offset from the sphere's centre in sphere radii, y up (window
+    // coordinates run bottom to top).
+    vec2 p = (gl_FragCoord.xy - v_center_px) * (2.0 / v_diameter_px);
     float r2 = dot(p, p);
     if (r2 > 1.0) {
         discard;

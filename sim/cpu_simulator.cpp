@@ -155,8 +155,10 @@ void CpuSimulator::set_options(const SimulatorOptions& options) {
 }
 
 // Starts or stops the double-precision state for the next step.
-void CpuSimulator::choose_precision() {
-    const bool wanted = resolved_.effective.double_state;
+void CpuSimulator::choose_precision(bool frictional) {
+    // The frictional pass integrates the float state only: the double state stops while it
+    // runs and starts again from the float state after it.
+    const bool wanted = resolved_.effective.double_state && !frictional;
     if (wanted && !hi_active_) {
         // Start from the current float state (exact: every float is a double).
         const std::size_t n = pos_.size();
@@ -173,7 +175,8 @@ void CpuSimulator::choose_precision() {
 }
 
 StageTimings CpuSimulator::substep(const Params& p) {
-    choose_precision();
+    const bool frictional = p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
+    choose_precision(frictional);
     const StepBuffers b = views();
     const GridSpec g = step_grid();
     const Domain d = domain_;
@@ -186,7 +189,6 @@ StageTimings CpuSimulator::substep(const Params& p) {
     if (build) grid_and_reorder(g);
     const auto t1 = Clock::now();
     // Unsorted memory scatters only the index (DEM only: the SPH passes read the sorted copy).
-    const bool frictional = p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
     // The frictional pass reads the cell-ordered copy whatever the memory variant says.
     const bool sorted = resolved_.effective.sorted_memory || frictional;
     if (!build)

@@ -43,10 +43,12 @@ class CpuSimulator final : public Simulator {
     // parameters at reset); `grow` off keeps them even when a build overflows, so that the
     // overflowed particles scan the grid until the next rebuild (tests of that path).
     void set_list_slots(uint32_t slots, bool grow = true);
+    // The frictional contact law's rotations and contact memory by id (empty before it runs).
+    FrictionSnapshot friction_snapshot() const { return friction_.snapshot(); }
 
   private:
     StageTimings substep(const Params& p);
-    void choose_precision();
+    void choose_precision(bool frictional);
     bool restore_captured(const InitialState& initial);
     void scatter_forces(const StepBuffers& b, const Params& p);
     void sph_forces(const StepBuffers& b, const Params& p, StageTimings& t);

@@ -10,6 +10,14 @@
 
 namespace plab::sim {
 
+// The frictional state by particle id, read back for tests and reports (empty before the law
+// first runs): rotations (rad/s), contact_info (FrictionBuffers) and kContactSlots slots each.
+struct FrictionSnapshot {
+    std::vector<Float4> omega;
+    std::vector<uint32_t> contact_info;
+    std::vector<ContactSlot> contacts;
+};
+
 class FrictionState {
   public:
     // Zero rotation and no remembered contacts for `count` particles.
@@ -31,6 +39,7 @@ class FrictionState {
 
     const std::vector<Float4>& omega() const { return omega_; }
     const std::vector<uint32_t>& contact_info() const { return contact_info_; }
+    FrictionSnapshot snapshot() const { return {omega_, contact_info_, contacts_}; }
 
   private:
     std::vector<Float4> omega_, omega_next_;

@@ -64,13 +64,13 @@ Scene classic_scene(std::size_t count, const Params& p) {
     return s;
 }
 
-Scene granular_scene(std::size_t count, const Params& p) {
+Scene granular_scene(Preset preset, std::size_t count, const Params& p) {
     const float spacing = 2.1f * p.radius;  // a small gap so the block starts without overlap
     const float side = static_cast<float>(cube_side(count)) * spacing;
     const float width = std::max(0.1f, 2.f * side);
     const float height = std::max(0.1f, 2.5f * side);
     Scene s;
-    s.name = preset_name(Preset::Granular);
+    s.name = preset_name(preset);
     s.domain = {{0.f, 0.f, 0.f}, {width, height, width}};
     ParticleBlock b;
     const float x0 = 0.5f * (width - side);
@@ -121,31 +121,15 @@ Params water_params() {
     return p;
 }
 
-constexpr EnumName<Preset> kPresetNames[] = {
-    {Preset::Classic, "classic"}, {Preset::Granular, "granular"}, {Preset::Water, "water"}};
-
-}  // namespace
-
-std::span<const EnumName<Preset>> preset_names() { return kPresetNames; }
-
-Preset parse_preset(std::string_view name) {
-    if (const std::optional<Preset> preset = find_enum(preset_names(), name)) return *preset;
-    throw Error("unknown preset '" + std::string(name) +
-                "'; known presets: " + enum_choices(preset_names(), ", "));
-}
-
-std::string_view preset_name(Preset preset) { return enum_name(preset_names(), preset); }
-
-Params preset_params(Preset preset) {
-    Params p;  // the struct's defaults are the classic preset
-    if (preset == Preset::Classic) return p;
-    if (preset == Preset::Water) return water_params();
-
-    p.radius = 0.005f;              // m
-    const double density = 2500.0;  // kg/m³, glass
+// 1 cm beads of `density` (kg/m³) in SI units with the classic contact law: k = 5000 N/m (an
+// overlap m g / k of 0.026% of a diameter per layer of glass beads above), the dashpot for
+// restitution `e`, dt = t_c/20.
+Params bead_params(double density, double e) {
+    Params p;
+    p.radius = 0.005f;  // m
     p.mass = static_cast<float>(density * 4.0 / 3.0 * M_PI * std::pow(p.radius, 3.0));
     p.spring = 5000.f;  // N/m
-    p.damping = static_cast<float>(damping_for_restitution(0.5, p.spring, p.mass));
+    p.damping = static_cast<float>(damping_for_restitution(e, p.spring, p.mass));
     p.shear = 0.5f * p.damping;
     p.attraction = 0.f;
     p.dt = static_cast<float>(stable_dt(p.spring, p.mass));
@@ -160,6 +144,65 @@ Params preset_params(Preset preset) {
     return p;
 }
 
+// The frictional law's coefficients (dem_friction.h) of a preset.
+struct FrictionValues {
+    float friction, rolling_friction, tangential_stiffness;
+};
+
+// Glass beads: μ_s = 0.4 (glass-on-glass sliding friction is quoted from about 0.1 in binary
+// collisions of clean beads, Foerster et al., Phys. Fluids 6, 1108 (1994), to 0.5 in bead
+// packings; 0.4 is the middle of the 0.2-0.5 used for glass beads in DEM), μ_r = 0.02 (smooth
+// spheres roll almost freely; Ai et al., Powder Technol. 206, 269 (2011), constant-torque
+// model), k_t/k_n = 2/7 (the ratio that gives tangential and normal oscillations of a sphere
+// the same period; Mindlin's 2(1-ν)/(2-ν) is 0.86-0.89 for glass's ν of 0.2-0.25).
+constexpr FrictionValues kGlassBeads{0.4f, 0.02f, 2.f / 7.f};
+// Sand-like: μ_s = 0.6 (quartz sand 0.5-0.7) and μ_r = 0.3, the rolling resistance with which
+// spheres pile and shear like angular grains (Wensrich & Katterfeld, Powder Technol. 217, 409
+// (2012): μ_r of 0.1-0.5 for the shapes they compared).
+constexpr FrictionValues kSand{0.6f, 0.3f, 2.f / 7.f};
+
+Params frictional_params(Params p, const FrictionValues& v) {
+    p.contact = static_cast<int>(ContactLaw::Frictional);
+    p.friction = v.friction;
+    p.rolling_friction = v.rolling_friction;
+    p.tangential_stiffness = v.tangential_stiffness;
+    return p;
+}
+
+constexpr EnumName<Preset> kPresetNames[] = {{Preset::Classic, "classic"},
+                                             {Preset::Granular, "granular"},
+                                             {Preset::Water, "water"},
+                                             {Preset::GlassBeads, "glass-beads"},
+                                             {Preset::Sand, "sand-like"}};
+
+}  // namespace
+
+std::span<const EnumName<Preset>> preset_names() { return kPresetNames; }
+
+Preset parse_preset(std::string_view name) {
+    if (const std::optional<Preset> preset = find_enum(preset_names(), name)) return *preset;
+    throw Error("unknown preset '" + std::string(name) +
+                "'; known presets: " + enum_choices(preset_names(), ", "));
+}
+
+std::string_view preset_name(Preset preset) { return enum_name(preset_names(), preset); }
+
+Params preset_params(Preset preset) {
+    switch (preset) {
+        case Preset::Water:
+            return water_params();
+        case Preset::Granular:
+            return bead_params(2500.0, 0.5);  // glass
+        case Preset::GlassBeads:
+            return frictional_params(bead_params(2500.0, 0.5), kGlassBeads);
+        case Preset::Sand:
+            return frictional_params(bead_params(2650.0, 0.4), kSand);  // quartz
+        case Preset::Classic:
+        default:
+            return {};  // the struct's defaults are the classic preset
+    }
+}
+
 Scene preset_scene(Preset preset, std::size_t count, const Params& params) {
     validate(params);
     PLAB_REQUIRE(count <= kMaxParticles,
@@ -167,7 +210,9 @@ Scene preset_scene(Preset preset, std::size_t count, const Params& params) {
                      " particles are more than the limit of " + std::to_string(kMaxParticles));
     switch (preset) {
         case Preset::Granular:
-            return granular_scene(count, params);
+        case Preset::GlassBeads:
+        case Preset::Sand:
+            return granular_scene(preset, count, params);
         case Preset::Water:
             return water_scene(count, params);
         case Preset::Classic:

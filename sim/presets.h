@@ -14,6 +14,11 @@
 //            deep) at one end of a tank 5a long, sized for the particle count.
 // granular — SI units: 5 mm glass beads (2500 kg/m³), k = 5000 N/m, restitution 0.5, falling
 //            under 9.81 m/s² into a box; dt = t_c/20 (dem_theory.h: stable_dt).
+// glass-beads — the granular preset's beads and scene with the frictional contact law
+//            (dem_friction.h): μ_s 0.4, μ_r 0.02, k_t/k_n 2/7 (values and sources in
+//            presets.cpp). They pile at an angle of repose where granular's creep flat.
+// sand-like — frictional, 2650 kg/m³, restitution 0.4, μ_s 0.6 and rolling resistance μ_r
+//            0.3 standing in for angular grains; same size, stiffness and scene as glass-beads.
 #include <cstddef>
 #include <string_view>
 
@@ -23,9 +28,11 @@
 
 namespace plab::sim {
 
-enum class Preset { Classic, Granular, Water };
+// New presets go at the end: recordings and the panel keep the older ones' numbers.
+enum class Preset { Classic, Granular, Water, GlassBeads, Sand };
 
-// classic, granular, water (the order of the enum, which the panel's combo follows).
+// classic, granular, water, glass-beads, sand-like (the order of the enum, which the panel's combo
+// follows).
 std::span<const EnumName<Preset>> preset_names();
 // Throws plab::Error naming the known presets.
 Preset parse_preset(std::string_view name);

@@ -110,6 +110,17 @@ constexpr VariantInfo kVariants[] = {
      "reference), or cuda, sphere splats into a depth+colour target with 64-bit atomic min and "
      "a resolve pass, composited through CUDA-GL interop. cuda needs interop.",
      nullptr, &O::renderer, kRendererChoices, "gl or cuda", kOnCuda, kAllModels, kRendererNames},
+    {"deterministic",
+     "deterministic",
+     "Bit-identical runs: put each cell's particles in id order after the counting sort (its "
+     "atomics rank them in whatever order the threads arrive), so every force sum runs in one "
+     "order; gathered forces, without the persistent kernel.",
+     &O::deterministic,
+     nullptr,
+     {},
+     {},
+     kOnBoth,
+     kAllModels},
 };
 
 std::string spaced(std::string_view name) {
@@ -260,6 +271,16 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
         }
     }
     const SimulatorOptions& e = r.effective();
+    // Float atomic adds sum in the order the threads arrive; the persistent kernel has no
+    // stage for the in-cell sort.
+    if (e.deterministic && e.scatter_forces)
+        r.force("scatter_forces", 0,
+                "scatter forces not used: deterministic mode gathers the forces (atomic adds of "
+                "floats sum in any order)");
+    if (e.deterministic && e.persistent_kernel)
+        r.force("persistent_kernel", 0,
+                "Persistent kernel not used: deterministic mode sorts each cell by id in a stage "
+                "of its own");
     if (e.persistent_kernel) {
         std::string why;
         if (e.scatter_forces) {

@@ -40,6 +40,10 @@ struct SimulatorOptions {
     // only once a particle has moved half the skin; the force passes loop over the lists
     // (sim/neighbour_list.h).
     bool neighbour_list = false;
+    // Runs from one state give bit-identical states: each cell's particles are put in id order
+    // after the counting sort (whose atomics rank them in any order), and nothing sums floats
+    // with atomics (no scatter forces). The CPU grid is built in order by one thread already.
+    bool deterministic = false;
     // Who draws the particles: kRendererGl (GL sprite impostors) or kRendererCuda (CUDA sphere
     // splats, render/splat_renderer.h). Only a name here: the simulator does not draw.
     int renderer = 0;

@@ -157,6 +157,7 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
                 s.clear_ms = t.clear_ms;
                 s.splat_ms = t.splat_ms;
                 s.resolve_ms = t.resolve_ms;
+                s.renderer_ms = t.clear_ms + t.splat_ms + t.resolve_ms;
             }
         }
         return s;

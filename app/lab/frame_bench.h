@@ -24,6 +24,7 @@ struct FrameSample {
                                // with the CUDA renderer its composite, not its kernels)
     // The CUDA renderer's own passes (CUDA events); 0 with the GL sprites.
     double clear_ms = 0, splat_ms = 0, resolve_ms = 0;
+    double renderer_ms = 0;   // their sum: what the CUDA renderer costs the GPU a frame
     double frame_cpu_ms = 0;  // host: the whole frame, finished (glFinish)
 };
 

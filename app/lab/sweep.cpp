@@ -100,8 +100,11 @@ constexpr Stage kStages[] = {
 };
 
 // Columns of the whole-frame measurement (frame_bench.h), present when a point renders:
-// for each part _median, _p10 and _p90 over the serial frames, then these two.
-constexpr const char* kFrameParts[] = {"export_ms", "feed_ms", "draw_ms", "frame_serial_ms"};
+// for each part _median, _p10 and _p90 over the serial frames, then these two. splat_ms is
+// the CUDA renderer's clear + splat + resolve (device; 0 with the GL sprites, whose whole
+// draw is draw_ms).
+constexpr const char* kFrameParts[] = {"export_ms", "feed_ms", "draw_ms", "splat_ms",
+                                       "frame_serial_ms"};
 constexpr const char* kFrameTotals[] = {"frame_pipelined_ms", "fps"};
 constexpr std::size_t kFrameStats = 3 * std::size(kFrameParts) + std::size(kFrameTotals);
 
@@ -166,14 +169,16 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
             << "the render path, draw into a " << base.width << "x" << base.height
             << " offscreen target) follows, medians over serial frames: export (device: "
             << "kernel, plus the copy to the host on the host paths), feed (host clock: "
-            << "export, copy and upload or map/unmap), draw (GL timer), frame (host clock, "
+            << "export, copy and upload or map/unmap), draw (GL timer: the sprites, or the "
+            << "CUDA renderer's composite and the lines), splat (device: the CUDA renderer's "
+            << "clear, splat and resolve; 0 with the GL sprites), frame (host clock, "
             << "finished); FPS comes from pipelined frames (host clock).";
     out << "\n\n|";
     for (const auto& a : axes) out << " " << a.key << " |";
     out << " backend | step ms | p10–p90 | grid | reorder | forces | integrate | steps/s |";
-    if (frames) out << " export | feed | draw | frame | FPS |";
+    if (frames) out << " export | feed | draw | splat | frame | FPS |";
     out << "\n|";
-    const std::size_t columns = axes.size() + 8 + (frames ? 5 : 0);
+    const std::size_t columns = axes.size() + 8 + (frames ? 6 : 0);
     for (std::size_t i = 0; i < columns; ++i) out << (i <= axes.size() ? " --- |" : " ---: |");
     out << "\n";
     for (const Row& r : rows) {
@@ -182,7 +187,7 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
         if (!r.invalid.empty()) {
             // No number of a diverged run reaches the table.
             out << " " << r.backend << " | INVALID: the run diverged |";
-            for (std::size_t i = 0; i < 6 + (frames ? 5 : 0); ++i) out << " – |";
+            for (std::size_t i = 0; i < 6 + (frames ? 6 : 0); ++i) out << " – |";
             out << "\n";
             continue;
         }
@@ -191,7 +196,7 @@ std::string sweep_markdown(const BenchConfig& base, const std::vector<SweepAxis>
         for (std::size_t s = 1; s < std::size(kStages); ++s)
             out << " " << fixed(r.stats[3 * s]) << " |";
         out << " " << format_numbers("%.1f", r.steps_per_s) << " |";
-        if (frames && r.frame_stats.empty()) out << " – | – | – | – | – |";
+        if (frames && r.frame_stats.empty()) out << " – | – | – | – | – | – |";
         if (frames && !r.frame_stats.empty()) {
             for (std::size_t part = 0; part < std::size(kFrameParts); ++part)
                 out << " " << fixed(r.frame_stats[3 * part]) << " |";
@@ -357,7 +362,8 @@ bool run_sweep(const BenchConfig& base, const std::vector<std::string>& sweeps,
                 const FrameBenchResult frames_result = measure_frames(run, p.config, step_progress);
                 for (double FrameSample::*part :
                      {&FrameSample::export_gpu_ms, &FrameSample::feed_cpu_ms,
-                      &FrameSample::draw_gpu_ms, &FrameSample::frame_cpu_ms}) {
+                      &FrameSample::draw_gpu_ms, &FrameSample::renderer_ms,
+                      &FrameSample::frame_cpu_ms}) {
                     const auto v = frame_column(frames_result, part);
                     r.frame_stats.push_back(median(v));
                     r.frame_stats.push_back(percentile(v, 0.1));

@@ -33,15 +33,19 @@ void print_param_table(std::ostream& out) {
     const sim::Params classic = sim::preset_params(sim::Preset::Classic);
     const sim::Params granular = sim::preset_params(sim::Preset::Granular);
     const sim::Params water = sim::preset_params(sim::Preset::Water);
+    const sim::Params glass = sim::preset_params(sim::Preset::GlassBeads);
+    const sim::Params sand = sim::preset_params(sim::Preset::Sand);
     out << pad("name", 18) << pad("unit", 9)
-        << "      classic     granular        water          min          max  help\n";
+        << "      classic     granular        water  glass-beads    sand-like          min"
+           "          max  help\n";
     for (const auto& p : sim::param_table()) {
         const char* only = p.models == sim::kDemOnly   ? " [DEM only]"
                            : p.models == sim::kSphOnly ? " [SPH only]"
                                                        : "";
         out << pad(p.name, 18) << pad(p.unit, 9)
-            << format_numbers(" %12g %12g %12g %12g %12g  ", p.get(classic), p.get(granular),
-                              p.get(water), p.min, p.max)
+            << format_numbers(" %12g %12g %12g %12g %12g %12g %12g  ", p.get(classic),
+                              p.get(granular), p.get(water), p.get(glass), p.get(sand), p.min,
+                              p.max)
             << p.help << only << (p.needs_reset ? " [needs reset]" : "") << "\n";
     }
 }

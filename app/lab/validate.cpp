@@ -8,6 +8,7 @@
 
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
+#include "app/lab/validate_granular.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/run_checks.h"
@@ -21,7 +22,12 @@ using sim::format_numbers;
 // Ends the case's run at the next step once SIGINT or SIGTERM arrived (interrupt.h).
 void stop_when_interrupted() { throw_if_interrupted("before the case finished"); }
 
-bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+// The SPH cases' default resolution.
+constexpr int kSphResolution = 40;
+
+bool dam_break(const ValidateConfig& config, sim::Simulator& sim, std::ostream& out) {
+    ValidateConfig c = config;
+    if (c.resolution == 0) c.resolution = kSphResolution;
     PLAB_REQUIRE(c.resolution >= 4 && c.resolution <= 400, "--resolution must be in [4, 400]");
     PLAB_REQUIRE(c.depth >= 1 && c.depth <= 400, "--depth must be in [1, 400]");
     const auto path = c.out / "dam_break.csv";
@@ -63,7 +69,9 @@ bool dam_break(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) 
     return pass;
 }
 
-bool hydrostatic(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+bool hydrostatic(const ValidateConfig& config, sim::Simulator& sim, std::ostream& out) {
+    ValidateConfig c = config;
+    if (c.resolution == 0) c.resolution = kSphResolution;
     PLAB_REQUIRE(c.resolution >= 10 && c.resolution <= 400, "--resolution must be in [10, 400]");
     PLAB_REQUIRE(c.settle >= 0 && c.settle <= 60, "--settle must be in [0, 60] s (0: automatic)");
     const auto path = c.out / "hydrostatic.csv";
@@ -134,9 +142,13 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
             pass = dam_break(c, *sim, out);
         else if (c.which == "hydrostatic")
             pass = hydrostatic(c, *sim, out);
+        else if (c.which == "column-collapse")
+            pass = validate_column_collapse(c, *sim, out);
+        else if (c.which == "angle-of-repose")
+            pass = validate_angle_of_repose(c, *sim, out);
         else
             throw Error("unknown validation case '" + c.which +
-                        "'; available: dam-break, hydrostatic");
+                        "'; available: dam-break, hydrostatic, column-collapse, angle-of-repose");
     } catch (const Interrupted& e) {
         // A case that did not finish has no result: its file is not written (an earlier one
         // stays as it was).

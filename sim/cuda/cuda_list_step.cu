@@ -121,6 +121,7 @@ void CudaSimulator::Impl::enqueue_list_reorder() {
     const int block = options.block_size;
     list_scatter_kernel<<<blocks_for(count, block), block, 0, s>>>(views(), list_control.data());
     check_launch();
+    if (options.deterministic) enqueue_cell_order(list_grid.num_cells(), list_control.data());
     list_build_kernel<<<blocks_for(count, block), block, 0, s>>>(
         views(), list_grid, list_view(), list_geometry_.cutoff2, list_control.data());
     check_launch();

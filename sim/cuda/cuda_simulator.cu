@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/cuda/cell_order_kernels.cuh"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/dem_kernels.cuh"
@@ -86,6 +87,15 @@ void CudaSimulator::Impl::enqueue_reorder() {
     auto* kernel = memory == Memory::Sorted ? scatter_kernel : scatter_index_kernel;
     kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(views());
     check_launch();
+    if (options.deterministic) enqueue_cell_order(grid.num_cells(), nullptr);
+}
+
+void CudaSimulator::Impl::enqueue_cell_order(uint32_t cells, const ListControl* ctl) {
+    auto* kernel = memory == Memory::Sorted ? order_cells_by_id_kernel<Memory::Sorted>
+                                            : order_cells_by_id_kernel<Memory::Unsorted>;
+    kernel<<<blocks_for(cells, options.block_size), options.block_size, 0, stream.get()>>>(
+        views(), cells, ctl);
+    check_launch();
 }
 
 void CudaSimulator::Impl::enqueue_sph_density(const Params& p, const SphConstants& c) {
@@ -118,6 +128,10 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         check_launch();
         return;
     }
+    if (p.contact == int(ContactLaw::Frictional)) {  // force, spin and drift in one pass
+        enqueue_frictional(p);
+        return;
+    }
     if (options.scatter_forces) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
@@ -131,7 +145,8 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     const bool contacts_listed = options.contact_list;
     const NeighbourList list = listed() ? list_view() : NeighbourList{};
     const std::size_t shared =
-        contacts_listed ? std::size_t{kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
+        contacts_listed ? std::size_t{cuda::kContactSlots} * options.block_size * sizeof(uint32_t)
+                        : 0;
     // Unsorted: never fused (the drift would overwrite the state other particles still read).
     auto* kernel =
         memory == Memory::Sorted ? force_kernel<Memory::Sorted> : force_kernel<Memory::Unsorted>;
@@ -352,6 +367,7 @@ std::string CudaSimulator::launch_summary() const {
                     : o.graph           ? "CUDA graph per step"
                                         : "plain launches";
     s += ", block " + std::to_string(o.block_size);
+    if (o.deterministic) s += ", cells in id order (deterministic)";
     const std::string lists = m.listed()
                                   ? ", neighbour lists with a skin of " +
                                         format_numbers("%g", m.reset_params.skin) + " ranges, " +
@@ -361,6 +377,11 @@ std::string CudaSimulator::launch_summary() const {
         return s + ", SPH density and force passes of " + std::to_string(m.sph_block_size()) +
                " threads per block" +
                (lists.empty() ? " with neighbour lists built each step" : lists);
+    if (m.reset_params.contact == int(ContactLaw::Frictional))
+        return s +
+               ", frictional contact pass of one thread per particle (sorted memory, drift "
+               "fused, rotations copied after it)" +
+               lists;
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");
     s += o.fuse_integrate ? ", integrate fused into the force kernel"
@@ -430,14 +451,8 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
         m.options.neighbour_list = lists;
     }
     m.reset_lists(params);
-    m.sync();  // the host vectors above must outlive the copies
-}
-
-std::string CudaSimulator::unsupported(const Params& params) const {
-    if (params.model == Model::Dem && params.contact == int(ContactLaw::Frictional))
-        return "contact = frictional runs on the CPU backend only so far (the CUDA kernels have "
-               "the classic law): choose the CPU backend or contact = classic";
-    return {};
+    m.friction.forget();  // the frictional law's memory starts again with its first step
+    m.sync();             // the host vectors above must outlive the copies
 }
 
 void CudaSimulator::step(const Params& params) {
@@ -446,6 +461,7 @@ void CudaSimulator::step(const Params& params) {
     Params p = params;
     keep_reset_params(p,
                       impl_->reset_params);  // the grid was built for these; new ones need a reset
+    impl_->choose_law(p);
     for (int s = 0; s < p.substeps; ++s) {
         impl_->choose_step();
         if (impl_->options.persistent_kernel)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "sim/friction_state.h"
 #include "sim/simulator.h"
 
 namespace plab::sim::cuda {
@@ -33,7 +34,6 @@ class CudaSimulator final : public Simulator {
     void set_options(const SimulatorOptions& options) override;
     const ResolvedOptions& effective_options() const override;
     std::string launch_summary() const override;
-    std::string unsupported(const Params& params) const override;
     NeighbourListStats list_stats() override;
     NeighbourListStats recent_list_stats() const override;
 
@@ -41,6 +41,10 @@ class CudaSimulator final : public Simulator {
     // parameters at reset); `grow` off keeps them even when a build overflows, so that the
     // overflowed particles scan the grid until the next rebuild (tests of that path).
     void set_list_slots(uint32_t slots, bool grow = true);
+
+    // The frictional contact law's rotations and contact memory by id (empty before it runs
+    // after a reset). Waits for the device.
+    FrictionSnapshot friction_snapshot();
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
     // free memory first: a request that does not fit throws plab::Error (with the largest

@@ -9,6 +9,7 @@
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
+#include "sim/cuda/device_friction_state.h"
 #include "sim/cuda/list_control.h"
 #include "sim/cuda/persistent_step.h"
 #include "sim/cuda/pinned_buffer.h"
@@ -58,8 +59,10 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Double4> pos_hi, vel_hi, sorted_pos_hi, sorted_vel_hi;
     bool hi_active = false;                 // the double state holds the current state
     DeviceBuffer<float> sph_pressure_term;  // SPH p/ρ² per sorted particle
-    DeviceBuffer<Float4> staging;           // export through the host: positions then colours
-    PinnedBuffer<Float4> pinned;            // host_staging: page-locked positions then colours
+    // The frictional contact law's rotations and contact memory (cuda_frictional_step.cu).
+    DeviceFrictionState friction;
+    DeviceBuffer<Float4> staging;  // export through the host: positions then colours
+    PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
     bool export_recorded = false;
     // export_render_async's stream, events and double-buffered page-locked memory. After
@@ -127,6 +130,9 @@ struct CudaSimulator::Impl {
     void enqueue_list_grid();
     // The reorder stage with lists: scatter or copy, then the build.
     void enqueue_list_reorder();
+    // Deterministic mode: each of the `cells` cells put in id order after the scatter (`ctl`:
+    // the lists' control, whose rebuild flag gates it; null without lists).
+    void enqueue_cell_order(uint32_t cells, const ListControl* ctl);
     // What a copy of the control says: kept for recent_list_stats, and slots grown after an
     // overflow (with a rebuild requested).
     void take_list_report(const ListControl& seen);
@@ -184,6 +190,11 @@ struct CudaSimulator::Impl {
     void substep_persistent(const Params& p);
     // Sets `memory` and the precision for the next step.
     void choose_step();
+    // The variants the contact law of `p` runs with (into `options`), and its state ready
+    // (cuda_frictional_step.cu). Before choose_step, outside any capture.
+    void choose_law(const Params& p);
+    // The frictional law's force, spin and drift pass, then the rotations copied over.
+    void enqueue_frictional(const Params& p);
 
     // Threads per particle in the force kernel. Automatic: enough threads in flight to cover
     // the GPU several times over, which small runs reach only by sharing a particle's rows.

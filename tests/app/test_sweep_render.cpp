@@ -63,13 +63,23 @@ double number(const std::string& s) {
     return v;
 }
 
-constexpr const char* kFrameColumns[] = {"export_ms_median",    "export_ms_p10",
-                                         "export_ms_p90",       "feed_ms_median",
-                                         "feed_ms_p10",         "feed_ms_p90",
-                                         "draw_ms_median",      "draw_ms_p10",
-                                         "draw_ms_p90",         "frame_serial_ms_median",
-                                         "frame_serial_ms_p10", "frame_serial_ms_p90",
-                                         "frame_pipelined_ms",  "fps"};
+constexpr const char* kFrameColumns[] = {"export_ms_median",
+                                         "export_ms_p10",
+                                         "export_ms_p90",
+                                         "feed_ms_median",
+                                         "feed_ms_p10",
+                                         "feed_ms_p90",
+                                         "draw_ms_median",
+                                         "draw_ms_p10",
+                                         "draw_ms_p90",
+                                         "splat_ms_median",
+                                         "splat_ms_p10",
+                                         "splat_ms_p90",
+                                         "frame_serial_ms_median",
+                                         "frame_serial_ms_p10",
+                                         "frame_serial_ms_p90",
+                                         "frame_pipelined_ms",
+                                         "fps"};
 
 class SweepRender : public ::testing::Test {
   protected:
@@ -147,13 +157,16 @@ TEST_F(SweepRender, RenderPathsAreASweepDimensionWithFrameColumns) {
             v[c] = number(row[c]);
             EXPECT_GE(v[c], 0.0) << header[c];
         }
-        for (const char* part : {"export_ms", "feed_ms", "draw_ms", "frame_serial_ms"}) {
+        for (const char* part :
+             {"export_ms", "feed_ms", "draw_ms", "splat_ms", "frame_serial_ms"}) {
             const std::string p = part;
             EXPECT_LE(v[column(header, p + "_p10")], v[column(header, p + "_median")]) << p;
             EXPECT_LE(v[column(header, p + "_median")], v[column(header, p + "_p90")]) << p;
         }
         // A whole frame holds its feed and lasts; FPS is the pipelined frame's inverse.
         EXPECT_GE(v[column(header, "frame_serial_ms_median")], v[column(header, "feed_ms_median")]);
+        // The GL sprites draw here (no CUDA renderer): nothing is splatted.
+        EXPECT_EQ(v[column(header, "splat_ms_median")], 0.0);
         const double pipelined = v[column(header, "frame_pipelined_ms")];
         EXPECT_GT(pipelined, 0.0);
         EXPECT_NEAR(v[column(header, "fps")] * pipelined, 1000.0, 0.01);
@@ -169,9 +182,9 @@ TEST_F(SweepRender, RenderPathsAreASweepDimensionWithFrameColumns) {
     const auto bars = [](const std::string& l) { return std::count(l.begin(), l.end(), '|'); };
     for (const auto& l : table) EXPECT_EQ(bars(l), bars(table[0])) << l;
     EXPECT_TRUE(table[0].starts_with("| render | backend | step ms |")) << table[0];
-    EXPECT_TRUE(table[0].ends_with("| export | feed | draw | frame | FPS |")) << table[0];
+    EXPECT_TRUE(table[0].ends_with("| export | feed | draw | splat | frame | FPS |")) << table[0];
     EXPECT_TRUE(table[2].starts_with("| off | cpu |")) << table[2];
-    EXPECT_TRUE(table[2].ends_with("| – | – | – | – | – |")) << table[2];
+    EXPECT_TRUE(table[2].ends_with("| – | – | – | – | – | – |")) << table[2];
     EXPECT_TRUE(table[3].starts_with("| host | cpu |")) << table[3];
     EXPECT_EQ(table[3].find("| – |"), std::string::npos) << table[3];  // every cell filled
 }

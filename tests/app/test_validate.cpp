@@ -89,5 +89,78 @@ TEST(Validate, HydrostaticPrintsTheSurfaceAndWritesEveryLayer) {
     std::filesystem::remove_all(c.out);
 }
 
+TEST(Validate, GranularCasesRefuseBadOptionsByName) {
+    ValidateConfig c = config("column-collapse");
+    c.resolution = 1;
+    EXPECT_NE(error_of(c).find("--resolution must be in [2, 200] for column-collapse"),
+              std::string::npos);
+    c = config("column-collapse");
+    c.channel = 0;
+    EXPECT_NE(error_of(c).find("--channel must be in [1, 200]"), std::string::npos);
+    c = config("column-collapse");
+    c.aspects = {1, 60};
+    EXPECT_NE(error_of(c).find("--aspect 60 must be in [0.1, 50]"), std::string::npos);
+    c.aspects = {};
+    EXPECT_NE(error_of(c).find("--aspect needs at least one"), std::string::npos);
+    c = config("angle-of-repose");
+    c.preset = "water";
+    EXPECT_NE(error_of(c).find("--preset must be glass-beads or sand-like"), std::string::npos);
+    c = config("angle-of-repose");
+    c.resolution = 201;
+    EXPECT_NE(error_of(c).find("--resolution must be in [2, 200] for angle-of-repose"),
+              std::string::npos);
+}
+
+TEST(Validate, ColumnCollapseWritesARowPerAspectRatio) {
+    // Three beads across: a check of the report, not of the physics (tests/sim/
+    // test_granular_validation runs the physics).
+    ValidateConfig c = config("column-collapse");
+    c.resolution = 3;
+    c.channel = 2;
+    c.aspects = {0.5, 2};
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want : {"backend cpu", "Lajeunesse", "glass-beads preset", "threshold 15%",
+                             "column_collapse.csv", "wall time"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "column_collapse.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta, header, line;
+    std::getline(csv, meta);
+    std::getline(csv, header);
+    EXPECT_NE(meta.find("# case=column_collapse resolution=3 channel=2 preset=glass-beads "
+                        "backend=cpu"),
+              std::string::npos)
+        << meta;
+    EXPECT_EQ(header,
+              "a_placed,a,particles,l0_m,h0_m,front_m,runout,reference,error,t_stop_s,"
+              "at_rest");
+    int rows = 0;
+    while (std::getline(csv, line)) rows += !line.empty();
+    EXPECT_EQ(rows, 2);
+    std::filesystem::remove_all(c.out);
+}
+
+TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
+    ValidateConfig c = config("angle-of-repose");
+    c.resolution = 3;
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want : {"backend cpu", "repose angle 22 deg", "flank fitted over",
+                             "threshold 2 deg", "angle_of_repose.csv", "wall time"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "angle_of_repose.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta, header;
+    std::getline(csv, meta);
+    std::getline(csv, header);
+    EXPECT_NE(meta.find("# case=angle_of_repose resolution=3"), std::string::npos) << meta;
+    EXPECT_NE(meta.find("angle_deg="), std::string::npos) << meta;
+    EXPECT_EQ(header, "r_m,h_m,fitted");
+    std::filesystem::remove_all(c.out);
+}
+
 }  // namespace
 }  // namespace plab::app

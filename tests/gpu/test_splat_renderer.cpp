@@ -27,6 +27,7 @@ using testing::compare_images;
 using testing::export_host;
 using testing::PlacedScene;
 using testing::reference_image;
+using testing::save_comparison;
 
 constexpr int kTolerance = 6;  // 8-bit steps
 
@@ -99,6 +100,9 @@ TEST_F(SplatRendererTest, AgreesWithTheGlSpritesForEachColourMap) {
             const auto gl = draw(pass, ParticleRendererKind::Gl, camera, *layers, f);
             const auto cuda = draw(pass, ParticleRendererKind::Cuda, camera, *layers, f);
             const testing::Agreement a = compare_images(gl, cuda, kTolerance);
+            save_comparison(std::string("pile_") + std::string(sim::color_mode_name(mode)) +
+                                (layers->show_box ? "_lines" : ""),
+                            gl, cuda, f.width, f.height, kTolerance);
             std::printf("%s, lines %s: %s\n", std::string(sim::color_mode_name(mode)).c_str(),
                         layers->show_box ? "on" : "off", a.text().c_str());
             EXPECT_GT(a.covered, 10'000) << a.text();
@@ -207,6 +211,9 @@ TEST_F(SplatRendererTest, FollowsTheViewportThroughResizes) {
         const auto gl = draw(pass, ParticleRendererKind::Gl, camera, layers, f);
         const auto cuda = draw(pass, ParticleRendererKind::Cuda, camera, layers, f);
         const testing::Agreement a = compare_images(gl, cuda, kTolerance);
+        save_comparison("resize_" + std::to_string(f.width) + "x" + std::to_string(f.height), gl,
+                        cuda, f.width, f.height, kTolerance);
+        std::printf("%dx%d: %s\n", f.width, f.height, a.text().c_str());
         EXPECT_GT(a.covered, 500) << a.text();
         EXPECT_LE(a.differing, a.covered / 100) << a.text();
     }

@@ -4,7 +4,8 @@ import pytest
 
 
 def test_tables_list_presets_scenes_and_parameters(pl):
-    assert [p["name"] for p in pl.presets()] == ["classic", "granular", "water"]
+    assert [p["name"] for p in pl.presets()] == ["classic", "granular", "water", "glass-beads",
+                                                 "sand-like"]
     assert {p["name"]: p["model"] for p in pl.presets()}["water"] == "sph"
     scenes = {s["name"]: s for s in pl.scenes()}
     assert {"classic", "dam_break", "mixer"} <= set(scenes)

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "render/offscreen_target.h"
 #include "render/scene_pass.h"
+#include "render/screenshot.h"
 #include "render/splat_reference.h"
 #include "sim/presets.h"
 #include "sim/scene.h"
@@ -50,6 +52,31 @@ inline Agreement compare_images(const std::vector<std::uint8_t>& a,
         }
     }
     return r;
+}
+
+// With PLAB_TEST_IMAGE_DIR set, writes NAME_a.png, NAME_b.png and NAME_diff.png there (the
+// pixels that differ beyond `tolerance` white, the covered ones that agree grey), to see where
+// two renderers part; without it does nothing.
+inline void save_comparison(const std::string& name, const std::vector<std::uint8_t>& a,
+                            const std::vector<std::uint8_t>& b, int width, int height,
+                            int tolerance) {
+    const char* dir = std::getenv("PLAB_TEST_IMAGE_DIR");
+    if (dir == nullptr || a.size() != b.size()) return;
+    std::vector<std::uint8_t> diff(a.size(), 0);
+    for (std::size_t i = 0; i + 3 < a.size(); i += 4) {
+        diff[i + 3] = 255;
+        if (is_background(&a[i]) && is_background(&b[i])) continue;
+        bool differs = false;
+        for (int c = 0; c < 3; ++c) differs |= std::abs(a[i + c] - b[i + c]) > tolerance;
+        for (int c = 0; c < 3; ++c) diff[i + c] = differs ? 255 : 90;
+    }
+    const auto write = [&](const std::string& suffix, const std::vector<std::uint8_t>& rgba) {
+        std::ofstream(std::string(dir) + "/" + name + suffix, std::ios::binary)
+            << encode_png(width, height, rgba);
+    };
+    write("_a.png", a);
+    write("_b.png", b);
+    write("_diff.png", diff);
 }
 
 // The reference splat of `positions`/`colors` as ScenePass would draw it into a whole

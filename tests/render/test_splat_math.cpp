@@ -75,7 +75,7 @@ TEST(SplatMath, ProjectsToTheCentreWithTheSpriteSizeOfTheGlShader) {
     ASSERT_TRUE(s.visible);
     EXPECT_FLOAT_EQ(s.cx, kW / 2.f);
     EXPECT_FLOAT_EQ(s.cy, kH / 2.f);
-    // particles.vert: gl_PointSize = r P[1][1] H / w, with w = 5 at the origin.
+    // particles.vert: the diameter r P[1][1] H / w, with w = 5 at the origin.
     const float p11 = 1.f / std::tan(glm::radians(45.f) / 2.f);
     EXPECT_NEAR(s.size, 0.1f * p11 * kH / 5.f, 1e-4f);
     // Pixel centres inside [c - size/2, c + size/2).

@@ -29,8 +29,8 @@ class SplatVsSprites : public testing::EglTest {};
 
 constexpr int kW = 320;
 constexpr int kH = 240;
-// Colour steps of 8 bits: rounding, and GL's interpolated gl_PointCoord against the exact
-// pixel offset, move a shade by a step or two.
+// Colour steps of 8 bits: rounding, and the shader's float arithmetic against the kernel's,
+// move a shade by a step or two.
 constexpr int kTolerance = 6;
 
 std::vector<std::uint8_t> draw_gl(ScenePass& pass, const OrbitCamera& camera,

@@ -119,5 +119,50 @@ TEST(DemFrictional, NeighbourListsGiveTheGridsTrajectory) {
     EXPECT_LT(worst, 0.05f * p.radius);
 }
 
+TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
+    Params p = preset_params(Preset::Granular);
+    p.contact = static_cast<int>(ContactLaw::Frictional);
+    p.substeps = 1;
+    const std::size_t n = 800;
+    InitialState init = build_initial_state(preset_scene(Preset::Granular, n, p), p, n);
+    // The block set down on the floor: its lattice touches from the first step.
+    float lowest = init.domain.max.y;
+    for (const Float4& q : init.pos) lowest = std::min(lowest, q.y);
+    for (Float4& q : init.pos) q.y += init.domain.min.y + p.radius - lowest;
+    CpuSimulator sim;
+    sim.reset(init, p);
+    EXPECT_TRUE(sim.friction_snapshot().omega.empty());  // nothing before the law runs
+    for (int i = 0; i < 500; ++i) sim.step(p);
+    const FrictionSnapshot f = sim.friction_snapshot();
+    ASSERT_EQ(f.omega.size(), n);
+    ASSERT_EQ(f.contact_info.size(), n);
+    ASSERT_EQ(f.contacts.size(), n * kContactSlots);
+    std::size_t used = 0, spinning = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t mine = 0;
+        for (int k = 0; k < kContactSlots; ++k) {
+            const uint32_t j = f.contacts[i * kContactSlots + k].partner;
+            if (j == kFreeSlot) continue;
+            ++mine;
+            ASSERT_LT(j, n);
+            ASSERT_NE(j, i);
+            // Both sides remember a contact.
+            bool back = false;
+            for (int m = 0; m < kContactSlots; ++m)
+                back = back || f.contacts[j * kContactSlots + m].partner == i;
+            EXPECT_TRUE(back) << i << " remembers " << j << " but not the other way";
+        }
+        // contact_info counts the walls too; no slot ran out here.
+        EXPECT_GE(f.contact_info[i] & 0x7fffu, mine);
+        EXPECT_EQ(f.contact_info[i] >> 31, 0u);
+        used += mine;
+        spinning += std::abs(f.omega[i].x) + std::abs(f.omega[i].y) + std::abs(f.omega[i].z) > 0;
+    }
+    EXPECT_GT(used, n / 2);
+    EXPECT_GT(spinning, n / 2);
+    sim.reset(init, p);
+    EXPECT_TRUE(sim.friction_snapshot().omega.empty());
+}
+
 }  // namespace
 }  // namespace plab::sim

@@ -226,5 +226,29 @@ TEST(ResolveOptions, TheCudaRendererNeedsTheCudaBackend) {
         EXPECT_EQ(resolve_options(asked, model, cuda()).effective.renderer, kRendererCuda);
 }
 
+TEST(ResolveOptions, DeterministicModeGathersAndLeavesThePersistentKernel) {
+    SimulatorOptions o;
+    o.deterministic = true;
+    o.scatter_forces = true;
+    o.persistent_kernel = true;
+    for (const DeviceCaps& d : {cpu(), cuda()}) {
+        const ResolvedOptions r = resolve_options(o, Model::Dem, d);
+        EXPECT_TRUE(r.effective.deterministic);
+        EXPECT_FALSE(r.effective.scatter_forces);
+        EXPECT_FALSE(r.effective.persistent_kernel);
+        ASSERT_NE(r.note("scatter_forces"), nullptr);
+        EXPECT_TRUE(r.note("scatter_forces")->asked);
+        EXPECT_NE(r.note("scatter_forces")->reason.find("deterministic"), std::string::npos);
+    }
+    // On CUDA the persistent kernel gives way to deterministic mode and says so.
+    const ResolvedOptions r = resolve_options(o, Model::Dem, cuda());
+    ASSERT_NE(r.note("persistent_kernel"), nullptr);
+    EXPECT_NE(r.note("persistent_kernel")->reason.find("deterministic"), std::string::npos);
+    // Without it both run as asked.
+    o.deterministic = false;
+    o.persistent_kernel = false;
+    EXPECT_TRUE(resolve_options(o, Model::Dem, cuda()).effective.scatter_forces);
+}
+
 }  // namespace
 }  // namespace plab::sim

@@ -1,0 +1,138 @@
+#include "app/lab/validate_granular.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+#include <string>
+
+#include "app/lab/interrupt.h"
+#include "app/lab/output_file.h"
+#include "sim/error.h"
+#include "sim/format_numbers.h"
+#include "sim/granular_validation.h"
+
+namespace plab::app {
+namespace {
+
+using sim::format_numbers;
+
+void stop_when_interrupted() { throw_if_interrupted("before the case finished"); }
+
+// Seconds a case may run (simulated) before it is measured as it stands.
+constexpr double kMaxTime = 6.0;
+
+sim::Preset granular_preset(const ValidateConfig& c) {
+    const sim::Preset p = sim::parse_preset(c.preset);
+    PLAB_REQUIRE(
+        p == sim::Preset::GlassBeads || p == sim::Preset::Sand,
+        "--preset must be glass-beads or sand-like for the granular cases, not " + c.preset);
+    return p;
+}
+
+// The frictional law runs where the backend has it (the CPU's so far); say so before running.
+void require_supported(const sim::Simulator& sim, const sim::Params& p) {
+    const std::string why = sim.unsupported(p);
+    PLAB_REQUIRE(why.empty(), "the granular cases cannot run on the " +
+                                  std::string(sim::backend_name(sim.backend())) +
+                                  " backend: " + why + " (use --backend cpu)");
+}
+
+void describe(const ValidateConfig& c, const sim::Params& p, std::ostream& out) {
+    out << c.preset
+        << format_numbers(
+               " preset: d = %g mm, k = %g N/m, mu_s = %g, mu_r = %g, "
+               "k_t/k_n = %.3g, dt = %.3g s\n",
+               2000.0 * p.radius, p.spring, p.friction, p.rolling_friction, p.tangential_stiffness,
+               p.dt);
+}
+
+}  // namespace
+
+bool validate_column_collapse(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    const int res = c.resolution > 0 ? c.resolution : 6;
+    PLAB_REQUIRE(res >= 2 && res <= 200, "--resolution must be in [2, 200] for column-collapse");
+    PLAB_REQUIRE(c.channel >= 1 && c.channel <= 200, "--channel must be in [1, 200]");
+    PLAB_REQUIRE(!c.aspects.empty(), "--aspect needs at least one aspect ratio");
+    for (double a : c.aspects)
+        PLAB_REQUIRE(a >= 0.1 && a <= 50,
+                     "--aspect " + format_numbers("%g", a) + " must be in [0.1, 50]");
+    const sim::Preset preset = granular_preset(c);
+    const auto path = c.out / "column_collapse.csv";
+    require_writable(path);
+    out << "column collapse (Lajeunesse, Monnier & Homsy 2005, quasi-2D glass beads: "
+           "(Linf - L0)/L0 = 1.8 a for a < 3, 2.3 a^(2/3) above): "
+        << res << " beads across the column's smaller side, a channel " << c.channel
+        << " beads wide\n";
+    std::ostringstream f;
+    f << "# case=column_collapse resolution=" << res << " channel=" << c.channel
+      << " preset=" << c.preset << " backend=" << sim::backend_name(sim.backend())
+      << "\na_placed,a,particles,l0_m,h0_m,front_m,runout,reference,error,t_stop_s,at_rest\n";
+    double worst = 0;
+    bool finite = true, first = true;
+    for (double a : c.aspects) {
+        const sim::GranularCase gc = sim::column_collapse_case(a, res, c.channel, preset);
+        if (first) {
+            require_supported(sim, gc.params);
+            describe(c, gc.params, out);
+            out << "  a placed   a settled   beads   runout   reference   error   stopped\n";
+        }
+        first = false;
+        const sim::CollapseResult r =
+            sim::run_column_collapse(sim, gc, kMaxTime, stop_when_interrupted);
+        const double ref = sim::lajeunesse_runout(r.a);
+        const double err = r.runout / ref - 1;
+        worst = std::max(worst, std::abs(err));
+        finite = finite && r.non_finite == 0;
+        f << a << "," << r.a << "," << r.particles << "," << r.l0 << "," << r.h0 << "," << r.front
+          << "," << r.runout << "," << ref << "," << err << "," << r.t_stop << ","
+          << (r.came_to_rest ? 1 : 0) << "\n";
+        out << format_numbers("  %8.2f   %9.2f   %5.0f   %6.2f   %9.2f   %+5.1f%%   ", a, r.a,
+                              double(r.particles), r.runout, ref, 100 * err)
+            << format_numbers("%.2f s", r.t_stop) << (r.came_to_rest ? "" : " (still moving)")
+            << (r.non_finite ? " NON-FINITE" : "") << "\n";
+    }
+    write_whole_file(path, f.str());
+    const bool pass = finite && worst <= 0.15;
+    out << format_numbers("worst runout error %.1f%% (threshold 15%%): ", 100 * worst)
+        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
+    return pass;
+}
+
+bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    const int res = c.resolution > 0 ? c.resolution : 10;
+    PLAB_REQUIRE(res >= 2 && res <= 200, "--resolution must be in [2, 200] for angle-of-repose");
+    const sim::Preset preset = granular_preset(c);
+    const auto path = c.out / "angle_of_repose.csv";
+    require_writable(path);
+    const sim::GranularCase gc = sim::lifted_cylinder_case(res, 1.0, preset);
+    out << "angle of repose: a cylinder " << res << " beads in radius and as high, lifted; "
+        << gc.init.pos.size() << " beads; against " << kReposeSource << "\n";
+    require_supported(sim, gc.params);
+    describe(c, gc.params, out);
+    const sim::PileResult r = sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
+    std::ostringstream f;
+    f << "# case=angle_of_repose resolution=" << res << " particles=" << r.particles
+      << " preset=" << c.preset << " backend=" << sim::backend_name(sim.backend())
+      << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", r.fit.angle_deg,
+                        kReposeAngleDeg, r.fit.top)
+      << "\nr_m,h_m,fitted\n";
+    for (std::size_t k = 0; k < r.profile.r.size(); ++k) {
+        const double h = r.profile.h[k];
+        const bool fitted = h >= 0.2 * r.fit.top && h <= 0.8 * r.fit.top;
+        f << r.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
+    }
+    write_whole_file(path, f.str());
+    const double err = r.fit.angle_deg - kReposeAngleDeg;
+    const bool pass = r.non_finite == 0 && r.fit.rings >= 2 && std::abs(err) <= 2.0;
+    out << format_numbers(
+               "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "
+               "after %.2f s",
+               1000 * r.fit.top, r.fit.rings, r.fit.angle_deg, r.t_stop)
+        << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "")
+        << format_numbers("\nangle error %+.1f deg (threshold 2 deg): ", err)
+        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
+    return pass;
+}
+
+}  // namespace plab::app

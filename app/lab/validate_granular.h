@@ -1,0 +1,26 @@
+#pragma once
+// The granular cases of `particle-lab validate` (validate.h): column-collapse and
+// angle-of-repose with a frictional preset (--preset glass-beads, the default, or sand-like;
+// sim/granular_validation.h).
+#include <iosfwd>
+
+#include "app/lab/validate.h"
+#include "sim/simulator.h"
+
+namespace plab::app {
+
+// Lajeunesse et al. (2005) runout for every aspect ratio of `c.aspects`; passes when each is
+// within 15% of the reference and every run stayed finite. Writes DIR/column_collapse.csv.
+bool validate_column_collapse(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out);
+
+// The lifted cylinder's pile angle against the glass-bead repose angle kReposeAngleDeg; passes
+// within 2°. Writes DIR/angle_of_repose.csv.
+bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out);
+
+// The measured repose angle the pile is compared with (degrees) and where it comes from.
+inline constexpr double kReposeAngleDeg = 22.0;
+inline constexpr const char* kReposeSource =
+    "Lajeunesse, Mangeney-Castelnau & Vilotte, Phys. Fluids 16, 2371 (2004): glass beads of "
+    "1.15 mm, repose angle 22 deg";
+
+}  // namespace plab::app

@@ -1,0 +1,93 @@
+// The frictional contact law on the CUDA backend (dem_frictional_step.h): its device state,
+// the variants it runs with, its pass and the readback of its state. The CPU twin is
+// CpuSimulator::frictional_pass with sim/friction_state.h.
+#include <algorithm>
+
+#include "sim/cuda/cuda_simulator_impl.cuh"
+#include "sim/cuda/frictional_kernels.cuh"
+
+namespace plab::sim::cuda {
+
+bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
+    const std::size_t n = count;
+    const std::size_t slots = n * sim::kContactSlots;
+    const std::size_t growth = omega_.growth_bytes(n) + omega_next_.growth_bytes(n) +
+                               contacts_.growth_bytes(slots) + wall_xi_.growth_bytes(n * 3) +
+                               collider_xi_.growth_bytes(n) + contact_info_.growth_bytes(n);
+    require_free_device_memory(
+        growth, "the frictional contact state of " + std::to_string(n) + " particles",
+        kBytesPerParticle);
+    if (growth > 0) PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old buffers are freed
+    omega_.resize(n);
+    omega_next_.resize(n);
+    contacts_.resize(slots);
+    wall_xi_.resize(n * 3);
+    collider_xi_.resize(n);
+    contact_info_.resize(n);
+    if (n > 0) {
+        for (const DeviceBuffer<Float4>* buf : {&omega_, &omega_next_, &wall_xi_, &collider_xi_})
+            PLAB_CUDA_CHECK(cudaMemsetAsync(buf->data(), 0, buf->bytes(), stream));
+        PLAB_CUDA_CHECK(cudaMemsetAsync(contact_info_.data(), 0, contact_info_.bytes(), stream));
+        // A free slot's partner is kFreeSlot, not zero.
+        const unsigned blocks =
+            static_cast<unsigned>(std::min<std::size_t>((slots + 255) / 256, 65535));
+        clear_contact_slots_kernel<<<blocks, 256, 0, stream>>>(contacts_.data(), slots);
+        PLAB_CUDA_CHECK(cudaGetLastError());
+    }
+    count_ = n;
+    return growth > 0;
+}
+
+void DeviceFrictionState::copy_rotation(cudaStream_t stream) const {
+    if (count_ > 0)
+        PLAB_CUDA_CHECK(cudaMemcpyAsync(omega_.data(), omega_next_.data(), count_ * sizeof(Float4),
+                                        cudaMemcpyDeviceToDevice, stream));
+}
+
+FrictionSnapshot DeviceFrictionState::download(cudaStream_t stream) const {
+    FrictionSnapshot s;
+    s.omega.resize(count_);
+    s.contact_info.resize(count_);
+    s.contacts.resize(count_ * sim::kContactSlots);
+    omega_.download(s.omega, stream);
+    contact_info_.download(s.contact_info, stream);
+    contacts_.download(s.contacts, stream);
+    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return s;
+}
+
+void CudaSimulator::Impl::choose_law(const Params& p) {
+    options = resolved.effective;
+    if (!(p.model == Model::Dem && p.contact == int(ContactLaw::Frictional))) return;
+    // What the frictional pass is, whatever was asked (as on the CPU, which decides it in its
+    // step: the contact law is a parameter that may change between steps, the resolver sees
+    // only the model). It reads the cell-ordered copy (sorted memory); it gathers each
+    // particle's contacts from its own side, since both copies of a contact keep their own
+    // stretch (no scatter form); it kicks and drifts in the same thread (the fused integrate);
+    // it has no persistent-kernel form; its state is float. The neighbour lists run as
+    // resolved.
+    options.sorted_memory = true;
+    options.scatter_forces = false;
+    options.fuse_integrate = true;
+    options.persistent_kernel = false;
+    options.double_state = false;
+    // Zero rotation and no memory the first time the law runs after a reset or a change of the
+    // particle count; allocated here, never inside a captured step.
+    if (count > 0 && friction.size() != count && friction.reset(count, stream.get()))
+        graph.reset();  // it captured the old buffers
+}
+
+void CudaSimulator::Impl::enqueue_frictional(const Params& p) {
+    const int block = options.block_size;
+    const NeighbourList list = listed() ? list_view() : NeighbourList{};
+    frictional_kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(
+        views(), friction.buffers(), step_grid(), p, domain, list);
+    check_launch();
+    friction.copy_rotation(stream.get());
+}
+
+FrictionSnapshot CudaSimulator::friction_snapshot() {
+    return impl_->friction.download(impl_->stream.get());
+}
+
+}  // namespace plab::sim::cuda

@@ -1,0 +1,58 @@
+#pragma once
+// The CUDA backend's frictional state (dem_frictional_step.h), the device twin of
+// sim/friction_state.h: rotations and contact memory per particle id. Allocated and zeroed
+// outside any captured step (the step only reads and writes it), so a CUDA graph replays it.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "sim/cuda/device_buffer.h"
+#include "sim/dem_frictional_step.h"
+#include "sim/friction_state.h"
+#include "sim/vec.h"
+
+namespace plab::sim::cuda {
+
+class DeviceFrictionState {
+  public:
+    // omega, omega_next, 3 wall stretches, the collider stretch (6 × 16 B), the contact slots
+    // (12 × 16 B) and contact_info (4 B): 292 B a particle.
+    static constexpr std::size_t kBytesPerParticle =
+        6 * sizeof(Float4) + sim::kContactSlots * sizeof(ContactSlot) + sizeof(uint32_t);
+
+    // Particles the state holds now (0 until the law first runs, and after forget()).
+    std::size_t size() const { return count_; }
+
+    // The next use starts again from zero rotation and no remembered contacts (a reset).
+    void forget() { count_ = 0; }
+
+    // Zero rotation and no remembered contacts for `count` particles: the memory is checked
+    // first (throws plab::Error and changes nothing when it does not fit), grown when needed
+    // and cleared on `stream`. Returns whether the buffers were reallocated (a captured step
+    // that holds the old pointers must be captured again).
+    bool reset(std::size_t count, cudaStream_t stream);  // cuda_frictional_step.cu
+
+    FrictionBuffers buffers() const {
+        return {omega_.data(),   omega_next_.data(),  contacts_.data(),
+                wall_xi_.data(), collider_xi_.data(), contact_info_.data()};
+    }
+
+    // After the pass: the rotations it wrote become the current ones. A copy on the stream,
+    // not a pointer swap, so that a captured graph replays it every step.
+    void copy_rotation(cudaStream_t stream) const;
+
+    // The state by id, copied to the host (waits for the stream).
+    FrictionSnapshot download(cudaStream_t stream) const;
+
+  private:
+    DeviceBuffer<Float4> omega_, omega_next_;  // by id, rad/s
+    DeviceBuffer<ContactSlot> contacts_;       // by id, kContactSlots each
+    DeviceBuffer<Float4> wall_xi_;             // by id, 3 each, m
+    DeviceBuffer<Float4> collider_xi_;         // by id, m
+    DeviceBuffer<uint32_t> contact_info_;      // by id (FrictionBuffers::contact_info)
+    std::size_t count_ = 0;
+};
+
+}  // namespace plab::sim::cuda

@@ -1,0 +1,36 @@
+#pragma once
+// The frictional contact law's pass on the CUDA backend: one thread per particle around the
+// shared body of dem_frictional_step.h, reading the cell-ordered copy S (sorted memory) and
+// writing the state A and the rotations; the CPU pass is CpuSimulator::frictional_pass.
+#include <cstdint>
+
+#include "sim/dem_frictional_step.h"
+#include "sim/dem_step.h"
+#include "sim/neighbour_list.h"
+
+namespace plab::sim::cuda {
+
+// Candidates from the neighbour lists when they run (`list` active), from the 27 cells of the
+// grid `g` otherwise, exactly as the CPU pass does.
+__global__ void frictional_kernel(StepBuffers b, FrictionBuffers f, GridSpec g, Params p, Domain d,
+                                  NeighbourList list) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    if (list.active()) {
+        frictional_particle_step(i, b, f, p, d,
+                                 [&](auto&& visit) { for_each_listed(i, list, b, g, visit); });
+    } else {
+        frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
+            for_each_candidate(xyz(load(b.sorted_pos + i)), b, g, visit);
+        });
+    }
+}
+
+// A free contact slot (partner kFreeSlot, no stretch) in each of `n` slots.
+__global__ void clear_contact_slots_kernel(ContactSlot* slots, std::size_t n) {
+    for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n;
+         k += std::size_t{gridDim.x} * blockDim.x)
+        slots[k] = ContactSlot{};
+}
+
+}  // namespace plab::sim::cuda

@@ -1,0 +1,243 @@
+#include "sim/granular_validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sim/error.h"
+
+namespace plab::sim {
+namespace {
+
+constexpr double kG = 9.81;  // m/s², the preset's gravity
+
+// The lattice the beads start on: a small gap and a jitter so the start is random enough to
+// pack without the beads touching (2·1.1 r − 2·0.09 r > 2 r along each axis).
+float lattice_spacing(const Params& p) { return 2.2f * p.radius; }
+float lattice_jitter(const Params& p) { return 0.09f * p.radius; }
+
+// The preset with steps grouped so that one Simulator::step call is about 5 ms of simulated
+// time (the runners look at the beads between calls).
+Params case_params(Preset preset) {
+    Params p = preset_params(preset);
+    PLAB_REQUIRE(p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional),
+                 "the granular cases take a frictional DEM preset (glass-beads, sand-like), not " +
+                     std::string(preset_name(preset)));
+    p.substeps = std::max(1, static_cast<int>(std::lround(0.005 / p.dt)));
+    return p;
+}
+
+double call_time(const Params& p) { return double(p.dt) * p.substeps; }
+
+// "At rest": every finite bead slower than 5% of √(g·d).
+double rest_speed(const Params& p) { return 0.05 * std::sqrt(kG * 2.0 * p.radius); }
+
+// A state to start from `pos` (id order) at rest in `domain`.
+InitialState restart_state(const std::vector<Float4>& pos, const Domain& domain, const Params& p) {
+    InitialState s;
+    s.domain = domain;
+    s.grid = scene_grid(domain, p);
+    s.pos = pos;
+    s.vel.assign(pos.size(), Float4{});
+    return s;
+}
+
+// Steps until the beads are at rest (checked every 0.05 s once `min_time` has passed) or
+// `max_time` has passed; returns the time run and whether they came to rest.
+std::pair<double, bool> run_to_rest(Simulator& sim, const Params& p, double min_time,
+                                    double max_time, const GranularHook& after_step) {
+    const double step_time = call_time(p);
+    const int check_every = std::max(1, static_cast<int>(std::lround(0.05 / step_time)));
+    double t = 0;
+    for (long calls = 1; t < max_time; ++calls) {
+        sim.step(p);
+        t += step_time;
+        if (after_step) after_step();
+        if (t >= min_time && calls % check_every == 0) {
+            const SimStats st = sim.stats(p);
+            if (st.non_finite > 0) return {t, false};
+            if (st.max_speed < rest_speed(p)) return {t, true};
+        }
+    }
+    return {t, false};
+}
+
+// The 99th percentile of the beads' tops: the settled column's height without a rattler.
+double column_height(const Snapshot& s, const Params& p) {
+    std::vector<float> y;
+    for (const Float4& q : s.pos)
+        if (std::isfinite(q.y)) y.push_back(q.y);
+    if (y.empty()) return 0;
+    std::sort(y.begin(), y.end());
+    return y[y.size() * 99 / 100] + p.radius;
+}
+
+}  // namespace
+
+double lajeunesse_runout(double a) {
+    PLAB_REQUIRE(a > 0, "the aspect ratio must be positive");
+    return a < 3.0 ? 1.8 * a : 2.3 * std::pow(a, 2.0 / 3.0);
+}
+
+GranularCase column_collapse_case(double a, int resolution, int channel, Preset preset) {
+    PLAB_REQUIRE(a >= 0.1 && a <= 50, "the aspect ratio must be in [0.1, 50]");
+    PLAB_REQUIRE(resolution >= 2 && channel >= 1, "a column needs 2 beads across and a channel 1");
+    GranularCase c;
+    c.params = case_params(preset);
+    const Params& p = c.params;
+    const double s = lattice_spacing(p);
+    // `resolution` beads across the smaller side, the other side the nearest whole number.
+    const int across = a >= 1 ? resolution : static_cast<int>(std::lround(resolution / a));
+    const int up = a >= 1 ? static_cast<int>(std::lround(resolution * a)) : resolution;
+    c.l0 = across * s;
+    c.h0 = up * s;
+    c.width = channel * s;
+    // Room for 1.5 times the reference runout and a few beads more.
+    const double length = c.l0 * (1.0 + 1.5 * lajeunesse_runout(c.h0 / c.l0)) + 4 * s;
+    Scene scene;
+    scene.name = "column collapse";
+    scene.domain = {
+        {0.f, 0.f, 0.f},
+        {static_cast<float>(length), static_cast<float>(c.h0 + s), static_cast<float>(c.width)}};
+    ParticleBlock b;
+    b.min = {0.f, 0.f, 0.f};
+    b.max = {static_cast<float>(c.l0), static_cast<float>(c.h0), static_cast<float>(c.width)};
+    b.spacing = static_cast<float>(s);
+    b.jitter = lattice_jitter(p);
+    scene.blocks.push_back(b);
+    c.init = build_initial_state(scene, p, scene_capacity(scene));
+    return c;
+}
+
+GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset preset) {
+    PLAB_REQUIRE(resolution >= 2, "a cylinder needs 2 beads across its radius");
+    PLAB_REQUIRE(height_ratio >= 0.1 && height_ratio <= 10, "height ratio must be in [0.1, 10]");
+    GranularCase c;
+    c.params = case_params(preset);
+    const Params& p = c.params;
+    const double s = lattice_spacing(p);
+    c.l0 = resolution * s;
+    c.h0 = std::max(1L, std::lround(height_ratio * resolution)) * s;
+    // A pile at 15° from the whole cylinder reaches the floor within R0 + H0/tan 15°.
+    const double half = c.l0 + c.h0 / std::tan(15.0 * M_PI / 180.0) + 2 * s;
+    Scene scene;
+    scene.name = "lifted cylinder";
+    const auto h = static_cast<float>(half);
+    scene.domain = {{-h, 0.f, -h}, {h, static_cast<float>(c.h0 + s), h}};
+    ParticleBlock b;
+    const auto r0 = static_cast<float>(c.l0);
+    b.min = {-r0, 0.f, -r0};
+    b.max = {r0, static_cast<float>(c.h0), r0};
+    b.spacing = static_cast<float>(s);
+    b.jitter = lattice_jitter(p);
+    scene.blocks.push_back(b);
+    InitialState box = build_initial_state(scene, p, scene_capacity(scene));
+    // Keep the lattice points inside the cylinder (a bead's centre within R0 − r of the axis).
+    const double inside = c.l0 - p.radius;
+    c.init.domain = box.domain;
+    c.init.grid = box.grid;
+    for (std::size_t i = 0; i < box.pos.size(); ++i) {
+        const Float4 q = box.pos[i];
+        if (double(q.x) * q.x + double(q.z) * q.z > inside * inside) continue;
+        c.init.pos.push_back(q);
+        c.init.vel.push_back(box.vel[i]);
+    }
+    return c;
+}
+
+double deposit_front(const Snapshot& s, const Params& p, const Domain& d) {
+    // Beads per one-diameter slice of the channel: half a layer across its width counts as
+    // deposit, fewer are beads that rolled off ahead of it.
+    const double slice = 2.0 * p.radius;
+    const double need = std::max(1.0, 0.5 * (d.max.z - d.min.z) / slice);
+    const auto slices = static_cast<std::size_t>(std::ceil((d.max.x - d.min.x) / slice));
+    std::vector<int> count(slices, 0);
+    for (const Float4& q : s.pos) {
+        if (!std::isfinite(q.x)) continue;
+        const auto k = static_cast<std::size_t>(std::max(0.0, (q.x - d.min.x) / slice));
+        if (k < slices) ++count[k];
+    }
+    std::size_t k = 0;
+    while (k < slices && count[k] >= need) ++k;
+    return k * slice;
+}
+
+CollapseResult run_column_collapse(Simulator& sim, const GranularCase& c, double max_time,
+                                   const GranularHook& after_step) {
+    const Params& p = c.params;
+    CollapseResult r;
+    r.particles = c.init.pos.size();
+    // Settle behind the gate: the same channel ending at x = L0.
+    Domain gated = c.init.domain;
+    gated.max.x = static_cast<float>(c.l0);
+    sim.reset(restart_state(c.init.pos, gated, p), p);
+    run_to_rest(sim, p, 0.1, 1.0 + 3.0 * std::sqrt(c.h0 / kG), after_step);
+    const Snapshot settled = sim.download();
+    r.l0 = c.l0;
+    r.h0 = column_height(settled, p);
+    r.a = r.h0 / r.l0;
+    // Release: the whole channel, the beads at rest where they settled.
+    sim.reset(restart_state(settled.pos, c.init.domain, p), p);
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    r.t_stop = t;
+    r.came_to_rest = rest;
+    r.non_finite = sim.stats(p).non_finite;
+    r.front = deposit_front(sim.download(), p, c.init.domain);
+    r.runout = (r.front - r.l0) / r.l0;
+    return r;
+}
+
+PileProfile pile_profile(const Snapshot& s, const Params& p, const Domain& d) {
+    const double ring = 2.0 * p.radius;
+    const double reach = std::min(d.max.x - d.min.x, d.max.z - d.min.z) / 2;
+    const double cx = 0.5 * (d.min.x + d.max.x), cz = 0.5 * (d.min.z + d.max.z);
+    const auto rings = static_cast<std::size_t>(std::ceil(reach / ring));
+    PileProfile prof;
+    prof.r.resize(rings);
+    prof.h.assign(rings, 0);
+    for (std::size_t k = 0; k < rings; ++k) prof.r[k] = (k + 0.5) * ring;
+    for (const Float4& q : s.pos) {
+        if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) continue;
+        const double r = std::hypot(q.x - cx, q.z - cz);
+        const auto k = static_cast<std::size_t>(r / ring);
+        if (k < rings) prof.h[k] = std::max(prof.h[k], double(q.y) + p.radius - d.min.y);
+    }
+    return prof;
+}
+
+FlankFit fit_flank(const PileProfile& prof, double lo, double hi) {
+    FlankFit f;
+    f.top = prof.h.empty() ? 0 : *std::max_element(prof.h.begin(), prof.h.end());
+    double n = 0, sr = 0, sh = 0, srr = 0, srh = 0;
+    for (std::size_t k = 0; k < prof.r.size(); ++k) {
+        if (prof.h[k] < lo * f.top || prof.h[k] > hi * f.top) continue;
+        n += 1;
+        sr += prof.r[k];
+        sh += prof.h[k];
+        srr += prof.r[k] * prof.r[k];
+        srh += prof.r[k] * prof.h[k];
+    }
+    f.rings = static_cast<int>(n);
+    const double den = n * srr - sr * sr;
+    if (n < 2 || den <= 0) return f;
+    const double slope = (n * srh - sr * sh) / den;
+    f.angle_deg = std::atan(-slope) * 180.0 / M_PI;
+    return f;
+}
+
+PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max_time,
+                               const GranularHook& after_step) {
+    const Params& p = c.params;
+    PileResult r;
+    r.particles = c.init.pos.size();
+    sim.reset(c.init, p);
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    r.t_stop = t;
+    r.came_to_rest = rest;
+    r.non_finite = sim.stats(p).non_finite;
+    r.profile = pile_profile(sim.download(), p, c.init.domain);
+    r.fit = fit_flank(r.profile, 0.2, 0.8);
+    return r;
+}
+
+}  // namespace plab::sim

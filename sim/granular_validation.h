@@ -1,0 +1,98 @@
+#pragma once
+// The granular validation cases with the frictional contact law, shared by the tests (reduced
+// size, CPU) and `particle-lab validate` (any size, any backend): set-ups and measurements
+// only, the thresholds live with the callers.
+//
+// Column collapse (Lajeunesse, Monnier & Homsy, Phys. Fluids 17, 103302 (2005), quasi-2D
+// glass beads): a column L0 long and H0 high (a = H0/L0) settles behind a gate at x = L0 in a
+// narrow channel, the gate goes, and the deposit's front stops at L∞; the normalised runout
+// (L∞ − L0)/L0 follows about 1.8·a for a < 3 and 2.3·a^(2/3) above.
+// Lifted cylinder: beads fill a cylinder standing on the floor, the cylinder goes, and the
+// pile's flank is fitted for its angle.
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "sim/params.h"
+#include "sim/presets.h"
+#include "sim/scene.h"
+#include "sim/simulator.h"
+
+namespace plab::sim {
+
+// Lajeunesse et al.'s fit of the quasi-2D runout: 1.8·a below a = 3, 2.3·a^(2/3) above.
+double lajeunesse_runout(double a);
+
+// A granular case: a frictional preset's parameters (glass-beads or sand-like; substeps set so
+// one Simulator::step call is about 5 ms) and the particles' start.
+struct GranularCase {
+    Params params;
+    InitialState init;
+    double l0 = 0, h0 = 0;  // m: column length and height; cylinder radius and height
+    double width = 0;       // m: the channel's width (column collapse)
+};
+
+// A column of aspect ratio `a` with `resolution` bead diameters across its smaller side, in a
+// channel `channel` diameters wide; the domain runs far enough in x for the reference runout
+// with room to spare. Not yet settled: run_column_collapse settles it behind the gate first.
+GranularCase column_collapse_case(double a, int resolution, int channel,
+                                  Preset preset = Preset::GlassBeads);
+
+// A cylinder `resolution` diameters in radius and `height_ratio` radii high in the middle of a
+// floor wide enough for a pile at 15°.
+GranularCase lifted_cylinder_case(int resolution, double height_ratio,
+                                  Preset preset = Preset::GlassBeads);
+
+// Called after every Simulator::step call; an exception from it ends the run.
+using GranularHook = std::function<void()>;
+
+// Where the deposit ends along x (m, from the domain's x minimum): the end of the run of
+// one-diameter slices, from the back wall on, that hold at least half a layer of beads across
+// the channel (beads that rolled off ahead of the deposit are not its front).
+double deposit_front(const Snapshot& s, const Params& p, const Domain& d);
+
+struct CollapseResult {
+    double a = 0;           // the settled column's aspect ratio H0/L0
+    double h0 = 0, l0 = 0;  // m, after settling
+    double front = 0;       // m, L∞ measured from the back wall
+    double runout = 0;      // (L∞ − L0)/L0
+    double t_stop = 0;      // s after the release when the deposit came to rest (or stopped)
+    bool came_to_rest = false;
+    std::size_t non_finite = 0;
+    std::size_t particles = 0;
+};
+
+// Settles the column behind the gate, releases it, runs until every bead is slower than
+// 5% of √(g·d) (or for at most `max_time` s) and measures the runout.
+CollapseResult run_column_collapse(Simulator& sim, const GranularCase& c, double max_time,
+                                   const GranularHook& after_step = {});
+
+// The pile's surface: the highest bead top in rings one diameter wide around the axis.
+struct PileProfile {
+    std::vector<double> r, h;  // m: ring centre, surface height (0 where the ring is empty)
+};
+PileProfile pile_profile(const Snapshot& s, const Params& p, const Domain& d);
+
+// A straight line h = h0 − r·tan θ fitted to the flank: the rings whose height lies between
+// `lo` and `hi` of the pile's top (leaving out the rounded top and the thin toe).
+struct FlankFit {
+    double angle_deg = 0, top = 0;
+    int rings = 0;
+};
+FlankFit fit_flank(const PileProfile& prof, double lo, double hi);
+
+struct PileResult {
+    PileProfile profile;
+    FlankFit fit;
+    double t_stop = 0;
+    bool came_to_rest = false;
+    std::size_t non_finite = 0;
+    std::size_t particles = 0;
+};
+
+// Releases the cylinder and runs until every bead is slower than 5% of √(g·d) (or for at most
+// `max_time` s), then measures the pile.
+PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max_time,
+                               const GranularHook& after_step = {});
+
+}  // namespace plab::sim
