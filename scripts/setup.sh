@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake pkg-config python3 python3-matplotlib
-    libgtest-dev libbenchmark-dev libomp-dev
+    libgtest-dev libbenchmark-dev
     libcli11-dev nlohmann-json3-dev
     libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
     libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri

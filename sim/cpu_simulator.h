@@ -45,6 +45,7 @@ class CpuSimulator final : public Simulator {
     void set_list_slots(uint32_t slots, bool grow = true);
     // The frictional contact law's rotations and contact memory by id (empty before it runs).
     FrictionSnapshot friction_snapshot() const { return friction_.snapshot(); }
+    FrictionStats friction_stats() override { return summarize_contacts(friction_.contact_info()); }
 
   private:
     StageTimings substep(const Params& p);

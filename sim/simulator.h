@@ -10,6 +10,7 @@
 
 #include "sim/color_map.h"
 #include "sim/enum_names.h"
+#include "sim/friction_stats.h"
 #include "sim/params.h"
 #include "sim/scene.h"
 #include "sim/variants.h"
@@ -141,6 +142,10 @@ class Simulator {
     // The same without waiting: on CUDA as the device last reported them (a copy made every
     // few dozen steps), for a panel that shows them every frame.
     virtual NeighbourListStats recent_list_stats() const { return {}; }
+    // The frictional law's contacts at its last step (sim/friction_stats.h); inactive when it
+    // has not run since the reset. On CUDA a copy of 4 B a particle: for the panel's refresh,
+    // not for every step.
+    virtual FrictionStats friction_stats() { return {}; }
 
     // Runs only the grid build and reorder on the current state and returns the result.
     virtual GridSnapshot build_grid() = 0;

@@ -273,6 +273,10 @@ void App::check_stats() {
         ui_.view.speed_scale += 0.3f * (target - ui_.view.speed_scale);
     }
     ui_.stats = stats;
+    const sim::Params& p = session_.params();
+    ui_.friction = p.model == sim::Model::Dem && p.contact == int(sim::ContactLaw::Frictional)
+                       ? session_.simulator().friction_stats()
+                       : sim::FrictionStats{};
     const std::string why = sim::divergence_reason(stats, session_.params());
     if (!why.empty() && !diverged_) {
         diverged_ = true;

@@ -163,6 +163,19 @@ void sph_stats_line(const UiState& ui, const SimSession& session) {
     (void)session;
 }
 
+// The frictional law's contacts: how many a particle touches and how many of them slide.
+void friction_stats_line(const sim::FrictionStats& f) {
+    const double per = double(f.contacts) / double(f.particles);
+    const double sliding = f.contacts > 0 ? 100.0 * double(f.sliding) / double(f.contacts) : 0.0;
+    ImGui::Text("contacts %.2f a particle   sliding %.1f%%", per, sliding);
+    help_marker(
+        "Contacts with particles, walls and the collider at the last step, and the share at "
+        "the Coulomb limit (friction x normal force). A pile at rest slides little; a flow "
+        "slides much.");
+    if (f.slotless > 0)
+        ImGui::TextColored(kWarn, "%zu particles had more contacts than memory slots", f.slotless);
+}
+
 void simulation_section(UiState& ui, const SimSession& session) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
 
@@ -224,6 +237,7 @@ void simulation_section(UiState& ui, const SimSession& session) {
 
     ImGui::Separator();
     if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);
+    if (ui.friction.active && ui.friction.particles > 0) friction_stats_line(ui.friction);
     parameter_sliders(ui, session);
 }
 

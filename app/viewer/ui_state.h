@@ -59,6 +59,7 @@ struct UiState {
     std::vector<std::string> scenes;        // scene files offered in the panel ([ and ] cycle them)
     int scene_index = -1;                   // the one running, -1 when none is
     sim::SimStats stats;                    // the last statistics read back (every few frames)
+    sim::FrictionStats friction;            // read with them while the frictional law runs
     std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
     // The checkpoint Save and Load use (app/viewer/checkpoint_panel.h).
     std::string checkpoint_path = "checkpoints/state.plab";

@@ -90,4 +90,15 @@ FrictionSnapshot CudaSimulator::friction_snapshot() {
     return impl_->friction.download(impl_->stream.get());
 }
 
+std::vector<uint32_t> DeviceFrictionState::download_contact_info(cudaStream_t stream) const {
+    std::vector<uint32_t> info(count_);
+    contact_info_.download(info, stream);
+    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return info;
+}
+
+FrictionStats CudaSimulator::friction_stats() {
+    return summarize_contacts(impl_->friction.download_contact_info(impl_->stream.get()));
+}
+
 }  // namespace plab::sim::cuda

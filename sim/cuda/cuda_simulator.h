@@ -45,6 +45,7 @@ class CudaSimulator final : public Simulator {
     // The frictional contact law's rotations and contact memory by id (empty before it runs
     // after a reset). Waits for the device.
     FrictionSnapshot friction_snapshot();
+    FrictionStats friction_stats() override;
 
     // Grows the device buffers to hold `particles` particles in `cells` grid cells. Checks
     // free memory first: a request that does not fit throws plab::Error (with the largest

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/cuda/device_buffer.h"
 #include "sim/dem_frictional_step.h"
@@ -45,6 +46,8 @@ class DeviceFrictionState {
 
     // The state by id, copied to the host (waits for the stream).
     FrictionSnapshot download(cudaStream_t stream) const;
+    // contact_info alone, by id (waits for the stream).
+    std::vector<uint32_t> download_contact_info(cudaStream_t stream) const;
 
   private:
     DeviceBuffer<Float4> omega_, omega_next_;  // by id, rad/s

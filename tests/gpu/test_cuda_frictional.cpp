@@ -142,6 +142,12 @@ TEST_F(CudaFrictional, ASlumpingBlockFollowsTheCpuStepByStep) {
             const FrictionSnapshot f = gpu.friction_snapshot();
             ASSERT_EQ(f.omega.size(), n);
             const FrictionTotals t = totals(f);
+            // The panel's summary reads the same words.
+            const FrictionStats summary = gpu.friction_stats();
+            EXPECT_TRUE(summary.active);
+            EXPECT_EQ(summary.particles, n);
+            EXPECT_EQ(summary.contacts, t.contacts);
+            EXPECT_EQ(summary.sliding, t.sliding);
             // The same contacts, rounded and summed in another order.
             const float gap = worst_position_gap(ref, got);
             EXPECT_LT(gap, 0.02f * p.radius);

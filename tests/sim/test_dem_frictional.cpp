@@ -160,8 +160,31 @@ TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
     }
     EXPECT_GT(used, n / 2);
     EXPECT_GT(spinning, n / 2);
+    // The panel's summary says what the words say.
+    const FrictionStats s = sim.friction_stats();
+    uint64_t words = 0;
+    for (const uint32_t w : f.contact_info) words += w & 0x7fffu;
+    EXPECT_TRUE(s.active);
+    EXPECT_EQ(s.particles, n);
+    EXPECT_EQ(s.contacts, words);
+    EXPECT_GE(s.contacts, used);
+    EXPECT_LE(s.sliding, s.contacts);
+    EXPECT_EQ(s.slotless, 0u);
     sim.reset(init, p);
     EXPECT_TRUE(sim.friction_snapshot().omega.empty());
+    EXPECT_FALSE(sim.friction_stats().active);
+}
+
+TEST(FrictionStats, DecodesTheContactWords) {
+    // 3 contacts, 1 sliding; 2 contacts, both sliding, one without a slot; none.
+    const uint32_t words[] = {3u | 1u << 15, 2u | 2u << 15 | 1u << 31, 0u};
+    const FrictionStats s = summarize_contacts(words);
+    EXPECT_TRUE(s.active);
+    EXPECT_EQ(s.particles, 3u);
+    EXPECT_EQ(s.contacts, 5u);
+    EXPECT_EQ(s.sliding, 3u);
+    EXPECT_EQ(s.slotless, 1u);
+    EXPECT_FALSE(summarize_contacts({}).active);
 }
 
 }  // namespace
