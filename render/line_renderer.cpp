@@ -59,6 +59,19 @@ void append_unit_sphere(std::vector<glm::vec3>& out) {
     }
 }
 
+// The four edges of [0,1] × {0} × [0,1] and the unit circle around the y axis, for plates.
+void append_unit_square_xz(std::vector<glm::vec3>& out) {
+    const glm::vec3 c[4] = {{0.f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {1.f, 0.f, 1.f}, {0.f, 0.f, 1.f}};
+    for (int i = 0; i < 4; ++i) {
+        out.push_back(c[i]);
+        out.push_back(c[(i + 1) % 4]);
+    }
+}
+
+void append_unit_circle_xz(std::vector<glm::vec3>& out) {
+    append_circle(out, [](float t) { return glm::vec3(std::cos(t), 0.f, std::sin(t)); });
+}
+
 }  // namespace
 
 LineRenderer::LineRenderer()
@@ -71,6 +84,12 @@ LineRenderer::LineRenderer()
     sphere_first_ = box_count_;
     append_unit_sphere(mesh);
     sphere_count_ = static_cast<int>(mesh.size()) - sphere_first_;
+    square_first_ = static_cast<int>(mesh.size());
+    append_unit_square_xz(mesh);
+    square_count_ = static_cast<int>(mesh.size()) - square_first_;
+    circle_first_ = static_cast<int>(mesh.size());
+    append_unit_circle_xz(mesh);
+    circle_count_ = static_cast<int>(mesh.size()) - circle_first_;
 
     PLAB_GL_CHECK(glNamedBufferStorage(
         vertices_.get(), static_cast<GLsizeiptr>(mesh.size() * sizeof(glm::vec3)), mesh.data(), 0));
@@ -102,6 +121,18 @@ void LineRenderer::draw_sphere(glm::vec3 center, float radius, const glm::mat4& 
     if (!(radius > 0.f)) return;  // a collider of radius 0 is switched off
     const glm::mat4 model = glm::scale(glm::translate(glm::mat4(1.f), center), glm::vec3(radius));
     draw_range(view_projection * model, color, sphere_first_, sphere_count_);
+}
+
+void LineRenderer::draw_plate(glm::vec3 min, glm::vec3 max, float y, glm::vec2 hole_center,
+                              float hole_radius, const glm::mat4& view_projection,
+                              glm::vec4 color) const {
+    const glm::mat4 outline = glm::scale(glm::translate(glm::mat4(1.f), {min.x, y, min.z}),
+                                         {max.x - min.x, 1.f, max.z - min.z});
+    draw_range(view_projection * outline, color, square_first_, square_count_);
+    if (!(hole_radius > 0.f)) return;
+    const glm::mat4 hole = glm::scale(
+        glm::translate(glm::mat4(1.f), {hole_center.x, y, hole_center.y}), glm::vec3(hole_radius));
+    draw_range(view_projection * hole, color, circle_first_, circle_count_);
 }
 
 }  // namespace plab::render

@@ -1,7 +1,7 @@
 #pragma once
-// Wire geometry drawn as GL lines: the domain box (12 edges) and a wire sphere (meridians and
-// parallels) for the collider. Both meshes live in one buffer made at construction; each draw
-// places a unit mesh with a model matrix.
+// Wire geometry drawn as GL lines: the domain box (12 edges), a wire sphere (meridians and
+// parallels) for the collider and a silo's floor plate (its outline and orifice). The meshes
+// live in one buffer made at construction; each draw places a unit mesh with a model matrix.
 #include <glm/glm.hpp>
 
 #include "render/gl_handles.h"
@@ -19,6 +19,11 @@ class LineRenderer {
                   glm::vec4 color) const;
     void draw_sphere(glm::vec3 center, float radius, const glm::mat4& view_projection,
                      glm::vec4 color) const;
+    // A horizontal plate at height y spanning [min.x, max.x] × [min.z, max.z] (its outline)
+    // with a circular hole of `hole_radius` around the vertical axis through `hole_center`
+    // (x, z); no hole when the radius is 0.
+    void draw_plate(glm::vec3 min, glm::vec3 max, float y, glm::vec2 hole_center, float hole_radius,
+                    const glm::mat4& view_projection, glm::vec4 color) const;
 
   private:
     void draw_range(const glm::mat4& model_view_projection, glm::vec4 color, int first,
@@ -29,6 +34,8 @@ class LineRenderer {
     VertexArray vertex_array_;
     int box_first_ = 0, box_count_ = 0;        // vertices of the unit cube's edges
     int sphere_first_ = 0, sphere_count_ = 0;  // vertices of the unit wire sphere
+    int square_first_ = 0, square_count_ = 0;  // the unit square's edges in the x-z plane
+    int circle_first_ = 0, circle_count_ = 0;  // the unit circle in the x-z plane
 };
 
 }  // namespace plab::render

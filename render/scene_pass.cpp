@@ -28,6 +28,8 @@ sim::RenderStyle scene_style(const sim::Params& p, const sim::Domain& domain,
     style.density_span = std::max(choice.density_span, 1e-5f);
     style.tait_b = static_cast<float>(sim::tait_b(p));
     style.pressure_scale = std::max(choice.pressure_scale, 1e-3f);
+    style.spin_scale = std::max(choice.spin_scale, 1e-6f);
+    style.spins = sim::has_rotation(p);
     if (choice.auto_pressure_scale) {
         // The hydrostatic pressure at the bottom of a domain full of liquid.
         style.pressure_scale = std::max(
@@ -42,6 +44,9 @@ SceneLayers scene_layers(const sim::Params& p, const sim::Domain& domain) {
     layers.radius = p.radius;
     layers.collider_center = {p.collider_x, p.collider_y, p.collider_z};
     layers.collider_radius = p.collider_radius;
+    layers.plate = p.silo_floor > 0.f;
+    layers.plate_y = domain.min.y + p.silo_floor;
+    layers.orifice_radius = 0.5f * p.orifice;
     return layers;
 }
 
@@ -56,7 +61,15 @@ ScenePass::~ScenePass() { splat_.reset(); }
 FeedTiming ScenePass::feed(sim::Simulator& simulator, const sim::RenderStyle& style,
                            FeedPath path) {
     fed_ = 0;  // a failed feed leaves nothing known to draw
-    const FeedTiming t = feed_.feed(simulator, style, path);
+    // The CUDA renderer reads a device feed from its own buffers: no GL buffer is involved.
+    fed_device_ = renderer_ == ParticleRendererKind::Cuda && path == FeedPath::Interop;
+    FeedTiming t;
+    if (fed_device_) {
+        if (!splat_) splat_ = std::make_unique<SplatRenderer>();
+        t = splat_->feed(simulator, style);
+    } else {
+        t = feed_.feed(simulator, style, path);
+    }
     fed_ = static_cast<int>(simulator.particle_count());
     return t;
 }
@@ -84,14 +97,28 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
 
     if (renderer_ == ParticleRendererKind::Cuda) {
         if (!splat_) splat_ = std::make_unique<SplatRenderer>();
-        splat_->draw(feed_, fed_, view, particles_.lighting(), what.radius, viewport.x, viewport.y,
-                     viewport.width, viewport.height);
+        if (fed_device_) {
+            splat_->draw_device(fed_, view, particles_.lighting(), what.radius, viewport.x,
+                                viewport.y, viewport.width, viewport.height);
+        } else {
+            splat_->draw(feed_, fed_, view, particles_.lighting(), what.radius, viewport.x,
+                         viewport.y, viewport.width, viewport.height);
+        }
     } else {
-        particles_.draw(feed_.positions(), feed_.colors(), fed_, view, what.radius);
+        // After a device feed the GL buffers hold nothing of this frame: no particles are
+        // drawn until the next feed to them (the caller feeds again after switching).
+        particles_.draw(feed_.positions(), feed_.colors(), fed_device_ ? 0 : fed_, view,
+                        what.radius);
     }
     if (what.show_box) {
         lines_.draw_box(to_glm(what.domain.min), to_glm(what.domain.max), view_projection,
                         kBoxColor);
+        if (what.plate) {
+            const sim::Domain& d = what.domain;
+            lines_.draw_plate(to_glm(d.min), to_glm(d.max), what.plate_y,
+                              {0.5f * (d.min.x + d.max.x), 0.5f * (d.min.z + d.max.z)},
+                              what.orifice_radius, view_projection, kBoxColor);
+        }
     }
     if (what.show_collider) {
         // A radius of 0 switches the collider off; draw_sphere then draws nothing.

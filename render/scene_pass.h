@@ -30,10 +30,11 @@ struct ColorChoice {
     float density_span = 0.02f;       // density ramp: rest density × (1 ± this)
     bool auto_pressure_scale = true;  // pressure ramp top: ρ₀ g × the domain's height
     float pressure_scale = 1e4f;      // Pa at the top of the pressure ramp when not auto
+    float spin_scale = 100.f;         // rad/s at the top of the spin (angular speed) ramp
 };
 
 // The export's colour style for `choice` in a scene of these parameters and domain (ramp
-// tops kept positive, Tait's B from the sound speed).
+// tops kept positive, Tait's B from the sound speed, whether the contact law rotates).
 sim::RenderStyle scene_style(const sim::Params& params, const sim::Domain& domain,
                              const ColorChoice& choice);
 
@@ -45,6 +46,10 @@ struct SceneLayers {
     float collider_radius = 0.f;     // m; 0: no collider
     bool show_box = true;
     bool show_collider = true;
+    // A silo's floor plate (Params::silo_floor, drawn with the box): its height and orifice.
+    bool plate = false;
+    float plate_y = 0.f;         // m
+    float orifice_radius = 0.f;  // m; 0: closed
 };
 
 // The layers of a scene running with these parameters in this domain, box and collider shown.
@@ -68,7 +73,9 @@ class ScenePass {
     // Grows the particle buffers (ParticleFeed::reserve); call before a bigger scene starts.
     void reserve(std::size_t count) { feed_.reserve(count); }
     // Writes the simulator's particles into the buffers along `path` (ParticleFeed::feed); the
-    // next draw shows them. Throws plab::Error as the feed does.
+    // next draw shows them. With the CUDA renderer chosen (set_renderer, before the feed), the
+    // interop path is the renderer's device feed (SplatRenderer::feed): choose the renderer
+    // first. Throws plab::Error as the feed does.
     FeedTiming feed(sim::Simulator& simulator, const sim::RenderStyle& style, FeedPath path);
 
     // Clears width × height pixels of the bound framebuffer from its bottom-left corner to the
@@ -85,7 +92,7 @@ class ScenePass {
     // What `camera` contributes to a draw into `viewport` (its aspect, its height).
     static RenderView render_view(const OrbitCamera& camera, const Viewport& viewport);
 
-    // The caller checks splat_unavailable_reason() before choosing Cuda.
+    // The caller checks splat_unavailable_reason() before choosing Cuda, and feeds after it.
     void set_renderer(ParticleRendererKind kind) { renderer_ = kind; }
     ParticleRendererKind renderer() const { return renderer_; }
     // The CUDA renderer's newest finished timings (none before its first finished frame).
@@ -99,7 +106,8 @@ class ScenePass {
     ParticleFeed feed_;
     std::unique_ptr<SplatRenderer> splat_;  // made at its first draw
     ParticleRendererKind renderer_ = ParticleRendererKind::Gl;
-    int fed_ = 0;  // particles in the buffers since the last feed
+    int fed_ = 0;              // particles in the buffers since the last feed
+    bool fed_device_ = false;  // the last feed went to the CUDA renderer's own buffers
 };
 
 }  // namespace plab::render

@@ -3,8 +3,9 @@
 
 Usage: plot_validation.py [--out DIR] RESULT_DIR [RESULT_DIR ...]
 
-Each RESULT_DIR holds dam_break.csv, hydrostatic.csv, column_collapse.csv and/or
-angle_of_repose.csv as written by `particle-lab validate CASE --out RESULT_DIR`. Writes
+Each RESULT_DIR holds dam_break.csv, hydrostatic.csv, column_collapse.csv,
+angle_of_repose.csv and/or silo.csv (with silo_series.csv) as written by `particle-lab
+validate CASE --out RESULT_DIR`. Writes
   dam_break.png        surge front Z = x/a against T = t sqrt(2g/a), one line per result,
                        with Martin & Moyce's (1952) measurements for the n^2 = 2 column;
   hydrostatic.png      pressure against height, one line per result, with rho0 g (H - y)
@@ -12,7 +13,10 @@ angle_of_repose.csv as written by `particle-lab validate CASE --out RESULT_DIR`.
   column_collapse.png  normalised runout (Linf - L0)/L0 against the aspect ratio a, one
                        series per result, with Lajeunesse et al.'s (2005) law and +-15%;
   angle_of_repose.png  the pile's surface height against the distance from its axis, one
-                       line per result, with the fitted flank and the measured repose angle.
+                       line per result, with the fitted flank and the measured repose angle;
+  silo.png             the discharged mass against time for every orifice (left) and the
+                       fitted flow W against (D - 1.5 d)^(5/2) with Beverloo's law for
+                       C = 0.5, 0.58 and 0.65 (right), one series per result.
 The PNGs go into --out (default: the first RESULT_DIR). Needs matplotlib (Debian:
 python3-matplotlib).
 """
@@ -189,6 +193,43 @@ def plot_angle_of_repose(results, out, plt):
     return finish(fig, [ax], out, "angle_of_repose.png")
 
 
+def read_silo(path):
+    """silo.csv and the silo_series.csv beside it: (meta, rows, series rows)."""
+    meta, rows = read(path)
+    series_path = os.path.join(os.path.dirname(path), "silo_series.csv")
+    series = read(series_path)[1] if os.path.exists(series_path) else []
+    return meta, rows, series
+
+
+def plot_silo(results, out, plt):
+    fig, (mass, law) = plt.subplots(1, 2, figsize=(12, 5))
+    top = 0.0
+    for meta, rows, series in results:
+        d = float(meta.get("d_m", "nan"))
+        rho = float(meta.get("bulk_density", "nan"))
+        name = f"{meta.get('preset', '?')}, {label(meta)}"
+        for r in rows:
+            pts = [s for s in series if s["orifice_d"] == r["orifice_d"]]
+            mass.plot([s["t_s"] for s in pts], [s["discharged_kg"] for s in pts], "-",
+                      label=f"D = {r['orifice_d']:g} d, {name}")
+        x = [(r["orifice_m"] - 1.5 * d) ** 2.5 for r in rows]
+        top = max([top] + x)
+        law.plot(x, [r["flow_kg_s"] for r in rows], "o", label=f"{name}: C = " +
+                 ", ".join(f"{r['coefficient']:.3f}" for r in rows))
+        if rho == rho and top > 0:
+            for c, style in ((0.5, "k:"), (0.58, "k-"), (0.65, "k:")):
+                law.plot([0, top * 1.1], [0, c * rho * math.sqrt(9.81) * top * 1.1], style,
+                         linewidth=1)
+    law.plot([], [], "k-", label="Beverloo, C = 0.58 (dotted: 0.5, 0.65)")
+    mass.set_xlabel("time since the orifice opened (s)")
+    mass.set_ylabel("mass below the plate (kg)")
+    mass.set_title("Silo discharge")
+    law.set_xlabel("(D − 1.5 d)^(5/2)  (m^(5/2))")
+    law.set_ylabel("W (kg/s)")
+    law.set_title("Flow rate against Beverloo's law")
+    return finish(fig, [mass, law], out, "silo.png")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+")
@@ -203,7 +244,7 @@ def main(argv):
         print("plot_validation.py: matplotlib is missing (Debian: python3-matplotlib)",
               file=sys.stderr)
         return 3
-    dam, hydro, collapse, repose = [], [], [], []
+    dam, hydro, collapse, repose, silo = [], [], [], [], []
     try:
         for d in args.results:
             if not os.path.isdir(d):
@@ -216,9 +257,13 @@ def main(argv):
                 if os.path.exists(path):
                     into.append(read(path))
                     found = True
+            path = os.path.join(d, "silo.csv")
+            if os.path.exists(path):
+                silo.append(read_silo(path))
+                found = True
             if not found:
                 raise CsvError(f"{d}: holds neither dam_break.csv nor hydrostatic.csv (nor "
-                               "column_collapse.csv, angle_of_repose.csv)")
+                               "column_collapse.csv, angle_of_repose.csv, silo.csv)")
     except (OSError, CsvError) as e:
         print(f"plot_validation.py: {e}", file=sys.stderr)
         return 2
@@ -231,6 +276,8 @@ def main(argv):
         print(plot_column_collapse(collapse, out, plt))
     if repose:
         print(plot_angle_of_repose(repose, out, plt))
+    if silo:
+        print(plot_silo(silo, out, plt))
     return 0
 
 

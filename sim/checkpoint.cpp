@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "sim/error.h"
 #include "sim/host_state.h"
@@ -20,6 +21,8 @@ static_assert(std::endian::native == std::endian::little,
 static_assert(sizeof(Float4) == 16 && sizeof(Double4) == 32);
 
 constexpr std::uint32_t kFlagDoubleState = 1u;
+constexpr std::uint32_t kFlagFriction = 2u;  // version 2 on
+constexpr std::uint32_t kMaxFrictionArrays = 64;
 constexpr std::uint32_t kMaxText = 4096;     // bytes of one string field
 constexpr std::uint32_t kMaxEntries = 1024;  // parameters or variants in one file
 constexpr std::size_t kChecksumBytes = 8;
@@ -90,10 +93,15 @@ class Reader {
         at_ += n;
         return s;
     }
+    void skip(std::size_t n) { at_ += n; }  // need()ed by the caller
+    // What follows `end` (the checksum) is out of reach of get, text and need.
+    void limit(std::size_t end) { size_ = end; }
     template <typename T>
     std::vector<T> array(std::size_t count) {
         std::vector<T> v(count);
-        std::memcpy(v.data(), data_ + at_, count * sizeof(T));  // sizes checked by the caller
+        // Sizes checked by the caller. An empty vector's data() may be null, which memcpy may
+        // not be given even for zero bytes.
+        if (count > 0) std::memcpy(v.data(), data_ + at_, count * sizeof(T));
         at_ += count * sizeof(T);
         return v;
     }
@@ -172,6 +180,58 @@ Domain read_domain(Reader& r) {
     return d;
 }
 
+// The frictional section: each array of the record that holds anything, by name.
+void write_friction(Writer& w, const FrictionRecord& f) {
+    std::uint32_t count = 0;
+    for_each_friction_array(
+        f, [&](const char*, const auto& v, std::size_t) { count += v.empty() ? 0 : 1; });
+    w.put(count);
+    for_each_friction_array(f, [&](const char* name, const auto& v, std::size_t) {
+        if (v.empty()) return;
+        w.text(name);
+        w.put(static_cast<std::uint64_t>(v.size() * sizeof(v[0])));
+        w.array(v);
+    });
+}
+
+// By name: an array this version lacks is skipped with a note, one the file lacks stays
+// empty (restored as its default); a known one must hold exactly `n` particles' entries.
+FrictionRecord read_friction(Reader& r, std::uint64_t n, std::vector<std::string>& notes) {
+    FrictionRecord f;
+    const auto count = r.get<std::uint32_t>("the frictional array count");
+    if (count > kMaxFrictionArrays)
+        r.fail("frictional array count " + std::to_string(count) + " is more than " +
+               std::to_string(kMaxFrictionArrays) + " (corrupted)");
+    std::vector<std::string> seen;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const std::string name = r.text("a frictional array name");
+        const std::string what = "the frictional array '" + name + "'";
+        const auto bytes = r.get<std::uint64_t>(what);
+        r.need(bytes, what);
+        for (const std::string& s : seen)
+            if (s == name) r.fail(what + " appears twice (corrupted)");
+        seen.push_back(name);
+        bool known = false;
+        for_each_friction_array(f, [&](const char* key, auto& v, std::size_t per) {
+            if (name != key) return;
+            known = true;
+            using T = typename std::decay_t<decltype(v)>::value_type;
+            const std::uint64_t want = n * per * sizeof(T);
+            if (bytes != want)
+                r.fail(what + " is " + std::to_string(bytes) + " bytes; " + std::to_string(n) +
+                       " particles need " + std::to_string(want) + " (corrupted)");
+            v = r.array<T>(n * per);
+        });
+        if (!known) {
+            notes.push_back("skipped the frictional array '" + name +
+                            "', which this version lacks");
+            r.skip(bytes);
+        }
+    }
+    if (f.empty()) r.fail("the frictional section has no rotations (array 'omega'; corrupted)");
+    return f;
+}
+
 }  // namespace
 
 std::uint64_t checkpoint_checksum(std::span<const std::byte> bytes) {
@@ -191,10 +251,13 @@ std::string encode_checkpoint(const Checkpoint& c) {
     const bool hi = !s.pos_hi.empty();
     PLAB_REQUIRE(!hi || (s.pos_hi.size() == n && s.vel_hi.size() == n),
                  "checkpoint state: the double-precision state does not hold every particle");
+    const std::string friction_problem = friction_record_problem(s.friction, n);
+    PLAB_REQUIRE(friction_problem.empty(), "checkpoint state: " + friction_problem);
+    const bool friction = !s.friction.empty();
     Writer w;
     w.bytes().append(kCheckpointMagic);
     w.put(kCheckpointVersion);
-    w.put(hi ? kFlagDoubleState : 0u);
+    w.put((hi ? kFlagDoubleState : 0u) | (friction ? kFlagFriction : 0u));
     w.text(model_name(c.params.model));
     w.text(c.run.preset);
     w.text(c.run.scene);
@@ -224,6 +287,7 @@ std::string encode_checkpoint(const Checkpoint& c) {
         w.array(s.pos_hi);
         w.array(s.vel_hi);
     }
+    if (friction) write_friction(w, s.friction);
     const std::string& b = w.bytes();
     w.put(fnv1a64(reinterpret_cast<const unsigned char*>(b.data()), b.size()));
     return std::move(w.bytes());
@@ -236,13 +300,16 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
         r.fail("not a Particle Lab checkpoint (it does not start with \"PLABCKPT\")");
     r.get<std::uint64_t>("the magic");
     const auto version = r.get<std::uint32_t>("the format version");
-    if (version != kCheckpointVersion)
-        r.fail("checkpoint format version " + std::to_string(version) + "; this build reads " +
+    if (version < 1 || version > kCheckpointVersion)
+        r.fail("checkpoint format version " + std::to_string(version) + "; this build reads 1 to " +
                std::to_string(kCheckpointVersion));
     const auto flags = r.get<std::uint32_t>("the flags");
-    if ((flags & ~kFlagDoubleState) != 0)
-        r.fail("unknown flags 0x" + hex(flags) + " (corrupted, or from a later version)");
+    const std::uint32_t known_flags = kFlagDoubleState | (version >= 2 ? kFlagFriction : 0u);
+    if ((flags & ~known_flags) != 0)
+        r.fail("unknown flags 0x" + hex(flags) + " for format version " + std::to_string(version) +
+               " (corrupted, or from a later version)");
     const bool hi = (flags & kFlagDoubleState) != 0;
+    const bool friction = (flags & kFlagFriction) != 0;
 
     Checkpoint c;
     const std::string model = r.text("the model");
@@ -270,11 +337,14 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
     // Sizes before any allocation: a corrupted count cannot ask for memory the file lacks.
     const std::uint64_t per_particle =
         2 * sizeof(Float4) + sizeof(std::uint32_t) + (hi ? 2 * sizeof(Double4) : 0);
-    const std::uint64_t expected = r.at() + n * per_particle + kChecksumBytes;
+    // The frictional section's size is in the section (at least its array count).
+    const std::uint64_t expected =
+        r.at() + n * per_particle + kChecksumBytes + (friction ? sizeof(std::uint32_t) : 0);
     if (r.size() < expected)
         r.fail("truncated: " + std::to_string(r.size()) + " bytes, but its " + std::to_string(n) +
-               " particles need " + std::to_string(expected));
-    if (r.size() > expected)
+               " particles need " + std::string(friction ? "at least " : "") +
+               std::to_string(expected));
+    if (!friction && r.size() > expected)
         r.fail(std::to_string(r.size() - expected) + " bytes past the end of the checkpoint (" +
                std::to_string(expected) + " expected; corrupted)");
     std::uint64_t stored = 0;
@@ -291,6 +361,13 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
     if (hi) {
         c.state.pos_hi = r.array<Double4>(n);
         c.state.vel_hi = r.array<Double4>(n);
+    }
+    if (friction) {
+        r.limit(r.size() - kChecksumBytes);
+        c.state.friction = read_friction(r, n, c.notes);
+        if (r.at() != r.size())
+            r.fail(std::to_string(r.size() - r.at()) +
+                   " bytes past the end of the frictional section (corrupted)");
     }
     try {
         validate(c.params);
@@ -313,12 +390,6 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& check
 
 void save_checkpoint(const std::filesystem::path& path, Simulator& simulator, const Params& params,
                      const RunDescription& run) {
-    // Format version 1 has no place for the frictional law's rotations and contact memory: a
-    // file without them would not continue the run exactly, so none is written.
-    PLAB_REQUIRE(!(params.model == Model::Dem && params.contact == int(ContactLaw::Frictional)),
-                 "cannot save '" + path.string() +
-                     "': checkpoints do not hold the frictional contact law's rotations and "
-                     "contact memory yet (contact = classic runs save)");
     Checkpoint c;
     c.run = run;
     c.params = params;

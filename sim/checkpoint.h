@@ -1,13 +1,17 @@
 #pragma once
 // Checkpoints (`.plab`): the whole state of a run in one versioned binary file, so a run can
-// stop and continue later, bit for bit as if it had not stopped (on the CPU backend). Written
+// stop and continue later, bit for bit as if it had not stopped (on the CPU backend, and on
+// CUDA with the deterministic variant), the frictional contact law's rotations and contact
+// memory included. Written
 // atomically (sim/output_file.h); a reader refuses anything it cannot trust with a plab::Error
 // naming the file and what is wrong, before anything of a running session changes.
 //
-// Layout, version 1 (little-endian; str = u32 byte length ≤ 4096, then the bytes):
+// Layout, version 2 (little-endian; str = u32 byte length ≤ 4096, then the bytes). Version 1
+// is the same without the frictional section (flag bit 1 unknown there); both are read.
 //   char[8]  magic "PLABCKPT"
-//   u32      format version (1)
-//   u32      flags: bit 0 = the double-precision state follows the float arrays
+//   u32      format version (2)
+//   u32      flags: bit 0 = the double-precision state follows the float arrays,
+//                   bit 1 = the frictional section follows (the law had run)
 //   str      model (dem, sph)
 //   str      preset (its name), str scene file (as given, "" for a preset run), str label
 //   u32      parameter count (≤ 1024), then each: str name, f64 value (by name, from the
@@ -20,6 +24,14 @@
 //   f32×4×n  positions (m, memory order), f32×4×n velocities (m/s; w: SPH density)
 //   u32×n    memory order: the particle id at each slot
 //   f64×4×n  positions, f64×4×n velocities in double (only with flag bit 0)
+//   frictional section (only with flag bit 1): u32 array count (≤ 64), then each array:
+//            str name, u64 byte length, the bytes. By particle id (sim/friction_record.h,
+//            for_each_friction_array): omega (f32×4 per particle, rad/s), contacts (12 slots
+//            of 16 B: f32×3 stretch in m, u32 partner id or 0xffffffff when free), wall_xi
+//            (f32×4 × 3), collider_xi, plate_xi (f32×4, m), contact_info (u32). A known
+//            array must hold exactly n particles' entries; an unknown one is skipped with a
+//            note, a missing one is restored as its default (zero, free slots); omega is
+//            required.
 //   u64      FNV-1a 64 of every byte before it
 #include <cstddef>
 #include <cstdint>
@@ -36,7 +48,7 @@
 
 namespace plab::sim {
 
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+inline constexpr std::uint32_t kCheckpointVersion = 2;  // reads 1 and 2
 inline constexpr std::string_view kCheckpointMagic = "PLABCKPT";
 
 // How the run was asked for and how far it got: enough to say what it is and to restart it.
@@ -65,7 +77,9 @@ std::string encode_checkpoint(const Checkpoint& checkpoint);
 // Parses and checks a checkpoint held in memory; `name` (the file) starts every message.
 // Refuses a wrong magic, an unknown version or flag, a truncated or over-long file, a
 // checksum mismatch, an unknown model or preset, parameters or variants out of range, a
-// domain its grid cannot cover and a memory order that is not a permutation. Keeps no state
+// domain its grid cannot cover, a memory order that is not a permutation and a frictional
+// section that is cut short, repeats an array, sizes one for another particle count or
+// remembers a partner that is not a particle id. Keeps no state
 // between calls (the fuzz target feeds it arbitrary bytes).
 Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view name);
 

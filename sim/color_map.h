@@ -1,18 +1,20 @@
 #pragma once
 // Particle colours for rendering, shared by both backends: a speed ramp, a colour per
-// particle id, a colour per grid cell (which shows the counting sort at work), and for SPH
-// the density and pressure ramps.
+// particle id, a colour per grid cell (which shows the counting sort at work), for SPH the
+// density and pressure ramps, and with the frictional contact law an angular-speed ramp.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "sim/derived.h"
 #include "sim/enum_names.h"
 #include "sim/hd.h"
+#include "sim/params.h"
 #include "sim/vec.h"
 
 namespace plab::sim {
 
-enum class ColorMode { Speed, ParticleId, Cell, Density, Pressure };
+enum class ColorMode { Speed, ParticleId, Cell, Density, Pressure, Spin };
 
 struct RenderStyle {
     ColorMode color = ColorMode::Speed;
@@ -23,13 +25,29 @@ struct RenderStyle {
     // Pressure: Tait's p = B ((ρ/ρ₀)⁷ − 1), cut at 0, over [0, pressure_scale].
     float tait_b = 0.f;           // Pa, tait_b(params) (derived.h)
     float pressure_scale = 1e4f;  // Pa
+    // Spin: |ω| over [0, spin_scale]. `spins`: the run's contact law has rotations (the
+    // frictional law); without them Spin shows every particle kNoSpinColor, never a ramp.
+    float spin_scale = 100.f;  // rad/s
+    bool spins = false;
 };
 
-// speed, id, cell, density, pressure (make_simulator.cpp).
+// speed, id, cell, density, pressure, spin (make_simulator.cpp).
 std::span<const EnumName<ColorMode>> color_mode_names();
 // Throws plab::Error naming the known modes.
 ColorMode parse_color_mode(std::string_view name);
 std::string_view color_mode_name(ColorMode mode);
+// Why `mode` has nothing to show of a run with `params` ("" when it has): spin needs the
+// frictional contact law (DEM with contact = frictional), the only one whose particles rotate.
+// Such a run shows every particle no_spin_color(); front ends say why instead.
+std::string color_mode_note(ColorMode mode, const Params& params);
+// Whether a run with `params` has rotations to show (RenderStyle::spins).
+inline bool has_rotation(const Params& p) {
+    return p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
+}
+
+// The spin mode's colour where there is no rotation to show: a flat grey, off the ramp (whose
+// bottom, blue, means "not rotating").
+PLAB_HD inline Float4 no_spin_color() { return {0.5f, 0.5f, 0.5f, 1.f}; }
 
 // Blue → cyan → green → yellow → red for t in [0, 1] (clamped; NaN maps to magenta so a
 // diverging particle stands out).
@@ -68,9 +86,14 @@ PLAB_HD inline Float4 hashed_color(uint32_t key) {
 }
 
 // `vel` carries the SPH density in w (0 for DEM, which shows as the bottom of the ramp).
+// `omega`: angular velocities by particle id (rad/s), null before the frictional law first
+// runs (then no particle rotates yet).
 PLAB_HD inline Float4 particle_color(const RenderStyle& style, Float4 vel, uint32_t id,
-                                     uint32_t cell) {
+                                     uint32_t cell, const Float4* omega = nullptr) {
     switch (style.color) {
+        case ColorMode::Spin:
+            if (!style.spins) return no_spin_color();
+            return ramp(omega ? sqrtf(length_squared(xyz(omega[id]))) / style.spin_scale : 0.f);
         case ColorMode::ParticleId:
             return hashed_color(id);
         case ColorMode::Cell:

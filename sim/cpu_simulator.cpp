@@ -98,7 +98,9 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     cell_.resize(n);
     slot_.resize(n);
     force_.resize(n);
-    friction_.reset(0);  // the frictional law's memory starts again with its first step
+    // The frictional law's memory: a captured one goes back (by id, checked above), otherwise
+    // it starts again with the law's first step.
+    friction_.restore(initial.friction);
     cell_count_.assign(grid_.num_cells() + 1, 0);
     cell_start_.assign(grid_.num_cells() + 1, 0);
     timings_.clear();
@@ -335,11 +337,12 @@ SimStats CpuSimulator::stats(const Params& params) {
 Snapshot CpuSimulator::download() { return to_id_order(pos_, vel_, id_); }
 
 InitialState CpuSimulator::capture_state() {
-    InitialState s{domain_, grid_, pos_, vel_, id_, {}, {}};
+    InitialState s{domain_, grid_, pos_, vel_, id_, {}, {}, {}};
     if (hi_active_) {
         s.pos_hi = pos_hi_;
         s.vel_hi = vel_hi_;
     }
+    if (friction_.size() == pos_.size()) s.friction = friction_.capture();
     return s;
 }
 
@@ -367,11 +370,13 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
             std::to_string(pos_.size()) + " needed");
     const GridSpec g = grid_;
     const float radius = reset_params_.radius;
+    // Rotations by id once the frictional law has run (the spin colour).
+    const Float4* omega = friction_.size() == pos_.size() ? friction_.omega().data() : nullptr;
     const auto start = Clock::now();
     parallel_for(pos_.size(), [&](uint32_t i) {
         const Vec3 p = xyz(pos_[i]);
         target.positions[i] = to_float4(p, radius);
-        target.colors[i] = particle_color(style, vel_[i], id_[i], cell_index(p, g));
+        target.colors[i] = particle_color(style, vel_[i], id_[i], cell_index(p, g), omega);
     });
     last_export_ms_ = ms_between(start, Clock::now());
 }

@@ -111,8 +111,10 @@ PLAB_HD inline float sphere_inertia(float mass, float radius) {
 PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBody& b, float mass,
                                           Vec3& xi, const FrictionLaw& law) {
     const bool a_low = a.id < b.id;
-    const ContactBody& lo = a_low ? a : b;
-    const ContactBody& hi = a_low ? b : a;
+    // Copies, not references: a reference chosen at run time between two bodies would put
+    // both in (slow, local) memory on the device; copies become register selects.
+    const ContactBody lo = a_low ? a : b;
+    const ContactBody hi = a_low ? b : a;
     const Vec3 rel = hi.pos - lo.pos;
     const float reach = lo.radius + hi.radius;
     const float dist2 = length_squared(rel);

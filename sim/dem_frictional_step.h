@@ -7,9 +7,11 @@
 //                        while it is being updated)
 //   contacts             kContactSlots slots of 16 B: the partner's id and the tangential
 //                        stretch from this particle's side; a particle reads and rewrites only
-//                        its own slots, and both copies of a contact evolve identically
+//                        its own slots, and both copies of a contact evolve identically; a
+//                        contact keeps its slot while it lasts
 //   wall_xi              one stretch per axis (a particle touches at most one wall of each pair)
 //   collider_xi          the stretch against the collider
+//   plate_xi             the stretch against the silo's floor plate (sim/orifice_plate.h)
 // A contact without a free slot is still computed, with no memory (its stretch starts from
 // zero each step), and counted in `overflow` so runs can say it happened.
 #include <cstdint>
@@ -17,7 +19,9 @@
 #include "sim/dem_contact.h"
 #include "sim/dem_friction.h"
 #include "sim/dem_step.h"
+#include "sim/friction_stats.h"
 #include "sim/hd.h"
+#include "sim/orifice_plate.h"
 #include "sim/params.h"
 #include "sim/vec.h"
 
@@ -40,8 +44,8 @@ struct FrictionBuffers {
     ContactSlot* contacts = nullptr;  // by id, kContactSlots each
     Float4* wall_xi = nullptr;        // by id, 3 each (x, y, z walls), m
     Float4* collider_xi = nullptr;    // by id, m
-    // Per id: contacts in the last step (bits 0-14), how many of them slid (bits 15-29), and
-    // bit 31 when a contact found no free slot (it ran without memory that step).
+    Float4* plate_xi = nullptr;       // by id, m
+    // Per id: what the last step's contacts were (contact_word, sim/friction_stats.h).
     uint32_t* contact_info = nullptr;
 };
 
@@ -64,7 +68,56 @@ PLAB_HD inline Vec3 xi_of(const ContactSlot& s) { return {s.xi_x, s.xi_y, s.xi_z
 struct FrictionalSums {
     Vec3 force, torque;  // N, N·m
     uint32_t contacts = 0, sliding = 0, overflow = 0;
+    uint32_t touched = 0;  // kTouch* bits of the bodies of infinite mass touched
 };
+
+// The particle's contact memory while its pass runs: the partners of its slots, kept in
+// registers (the loops over them are unrolled), and which slots a contact of this step used. A
+// contact keeps its slot for as long as it lasts (slots are not compacted), so a pass rewrites
+// only the slots of its contacts and frees the ones whose contact opened.
+struct SlotTable {
+    uint32_t partner[kContactSlots];
+    uint32_t touched = 0;  // bit k: slot k holds a contact of this step
+};
+
+// The slot remembering partner `id`, or -1.
+PLAB_HD inline int find_slot(const SlotTable& t, uint32_t id) {
+    int slot = -1;
+    PLAB_UNROLL
+    for (int k = 0; k < kContactSlots; ++k)
+        if (t.partner[k] == id) slot = k;
+    return slot;
+}
+
+// A free slot given to partner `id`, or -1 when every slot holds a contact (this step's, or
+// one that has not been visited yet and may still be touching).
+PLAB_HD inline int take_slot(SlotTable& t, uint32_t id) {
+    int slot = -1;
+    PLAB_UNROLL
+    for (int k = 0; k < kContactSlots; ++k)
+        if (slot < 0 && t.partner[k] == kFreeSlot) slot = k;
+    PLAB_UNROLL
+    for (int k = 0; k < kContactSlots; ++k)
+        if (k == slot) t.partner[k] = id;
+    return slot;
+}
+
+// One body of infinite mass (a wall, the collider): the contact with overlap `delta` along
+// `n`, its remembered stretch read only if the body was touched last step (`touched_before`)
+// and written only if it is touched now or was then. Returns whether it touches now.
+template <typename Add>
+PLAB_HD inline bool fixed_body_contact(const ContactBody& a, float mass, Vec3 n, float delta,
+                                       Float4* stretch, bool touched_before, const FrictionLaw& law,
+                                       Add&& add) {
+    if (delta <= 0.f) {
+        if (touched_before) *stretch = Float4{};
+        return false;
+    }
+    Vec3 xi = touched_before ? xyz(*stretch) : Vec3{};
+    add(wall_contact(a, mass, n, delta, xi, law));
+    *stretch = to_float4(xi);
+    return true;
+}
 
 // Force and torque on the particle at cell-order position i (sorted memory) from every
 // candidate `candidates(visit)` offers, the walls of `d` and the collider; rewrites its contact
@@ -81,10 +134,12 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     a.omega = xyz(f.omega[a.id]);
     const FrictionLaw law = friction_law(p);
     const float reach2 = 4.f * p.radius * p.radius;
+    const uint32_t before = f.contact_info[a.id];
 
     ContactSlot* mine = f.contacts + static_cast<std::size_t>(a.id) * kContactSlots;
-    ContactSlot next[kContactSlots];
-    int used = 0;
+    SlotTable table;
+    PLAB_UNROLL
+    for (int k = 0; k < kContactSlots; ++k) table.partner[k] = mine[k].partner;
     FrictionalSums sums;
     auto add = [&](const ContactResult& r) {
         sums.force += r.force;
@@ -103,52 +158,62 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         o.radius = p.radius;
         o.omega = xyz(f.omega[o.id]);
         // The stretch this contact had last step, if it was in memory.
-        Vec3 xi{};
-        for (int k = 0; k < kContactSlots; ++k) {
-            if (mine[k].partner == o.id) {
-                xi = xi_of(mine[k]);
-                break;
-            }
-        }
-        const ContactResult r = pair_contact(a, o, p.mass, xi, law);
-        add(r);
-        if (used < kContactSlots)
-            next[used++] = {xi.x, xi.y, xi.z, o.id};
-        else
+        int slot = find_slot(table, o.id);
+        Vec3 xi = slot >= 0 ? xi_of(mine[slot]) : Vec3{};
+        add(pair_contact(a, o, p.mass, xi, law));
+        if (slot < 0) slot = take_slot(table, o.id);
+        if (slot < 0) {
             ++sums.overflow;
+            return;
+        }
+        table.touched |= 1u << slot;
+        mine[slot] = {xi.x, xi.y, xi.z, o.id};
     });
-    for (int k = 0; k < kContactSlots; ++k) mine[k] = k < used ? next[k] : ContactSlot{};
+    // Contacts that opened give their slots back.
+    PLAB_UNROLL
+    for (int k = 0; k < kContactSlots; ++k)
+        if (table.partner[k] != kFreeSlot && !(table.touched >> k & 1u)) mine[k] = ContactSlot{};
 
     // Walls: one soft contact per axis, with the nearer wall of the pair.
     Float4* walls = f.wall_xi + static_cast<std::size_t>(a.id) * 3;
-    const float lo[3] = {d.min.x, d.min.y, d.min.z}, hi[3] = {d.max.x, d.max.y, d.max.z};
-    const float x[3] = {a.pos.x, a.pos.y, a.pos.z};
+    PLAB_UNROLL
     for (int axis = 0; axis < 3; ++axis) {
-        const bool near_low = x[axis] - lo[axis] < hi[axis] - x[axis];
-        const float delta = p.radius - (near_low ? x[axis] - lo[axis] : hi[axis] - x[axis]);
+        const float x = axis == 0 ? a.pos.x : axis == 1 ? a.pos.y : a.pos.z;
+        const float lo = axis == 0 ? d.min.x : axis == 1 ? d.min.y : d.min.z;
+        const float hi = axis == 0 ? d.max.x : axis == 1 ? d.max.y : d.max.z;
+        const bool near_low = x - lo < hi - x;
+        const float delta = p.radius - (near_low ? x - lo : hi - x);
         Vec3 n{};
         (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = near_low ? -1.f : 1.f;
-        Vec3 xi = xyz(walls[axis]);
-        const ContactResult r = wall_contact(a, p.mass, n, delta, xi, law);
-        if (r.touching) add(r);
-        walls[axis] = to_float4(xi);
+        const uint32_t bit = kTouchWallX << axis;  // x, y, z in a row
+        if (fixed_body_contact(a, p.mass, n, delta, walls + axis, (before & bit) != 0, law, add))
+            sums.touched |= bit;
     }
 
-    // The collider: a sphere at rest.
+    // The collider: a sphere at rest (rolling lever: the particle's radius).
     if (p.collider_radius > 0.f) {
         const Vec3 centre{p.collider_x, p.collider_y, p.collider_z};
         const Vec3 rel = centre - a.pos;
         const float dist = sqrtf(length_squared(rel));
-        const float delta = p.radius + p.collider_radius - dist;
-        Vec3 xi = xyz(f.collider_xi[a.id]);
-        if (delta > 0.f && dist > 0.f) {
-            // A body of infinite mass at rest, like a wall (rolling lever: the particle's
-            // radius).
-            add(wall_contact(a, p.mass, rel * (1.f / dist), delta, xi, law));
-        } else {
-            xi = {};
-        }
-        f.collider_xi[a.id] = to_float4(xi);
+        const float delta = dist > 0.f ? p.radius + p.collider_radius - dist : 0.f;
+        if (fixed_body_contact(a, p.mass, rel * (dist > 0.f ? 1.f / dist : 0.f), delta,
+                               f.collider_xi + a.id, (before & kTouchCollider) != 0, law, add))
+            sums.touched |= kTouchCollider;
+    } else if (before & kTouchCollider) {
+        f.collider_xi[a.id] = Float4{};
+    }
+
+    // The silo's floor plate (sim/orifice_plate.h): at rest and of infinite mass, like the
+    // collider.
+    if (p.silo_floor > 0.f) {
+        const PlateContact c = orifice_plate_contact(a.pos, p.radius, d.min.y + p.silo_floor,
+                                                     0.5f * (d.min.x + d.max.x),
+                                                     0.5f * (d.min.z + d.max.z), 0.5f * p.orifice);
+        if (fixed_body_contact(a, p.mass, c.n, c.delta, f.plate_xi + a.id,
+                               (before & kTouchPlate) != 0, law, add))
+            sums.touched |= kTouchPlate;
+    } else if (before & kTouchPlate) {
+        f.plate_xi[a.id] = Float4{};
     }
     return sums;
 }
@@ -178,8 +243,7 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
     b.id[i] = id;
     f.omega_next[id] =
         to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass, p.radius, p.dt) * p.global_damping);
-    f.contact_info[id] =
-        (s.contacts & 0x7fffu) | (s.sliding & 0x7fffu) << 15 | (s.overflow > 0 ? 1u << 31 : 0u);
+    f.contact_info[id] = contact_word(s.contacts, s.sliding, s.touched, s.overflow > 0);
 }
 
 }  // namespace plab::sim

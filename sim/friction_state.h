@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/dem_frictional_step.h"
+#include "sim/friction_record.h"
 #include "sim/vec.h"
 
 namespace plab::sim {
@@ -27,12 +28,13 @@ class FrictionState {
         contacts_.assign(count * kContactSlots, ContactSlot{});
         wall_xi_.assign(count * 3, Float4{});
         collider_xi_.assign(count, Float4{});
+        plate_xi_.assign(count, Float4{});
         contact_info_.assign(count, 0u);
     }
     std::size_t size() const { return omega_.size(); }
     FrictionBuffers buffers() {
-        return {omega_.data(),   omega_next_.data(),  contacts_.data(),
-                wall_xi_.data(), collider_xi_.data(), contact_info_.data()};
+        return {omega_.data(),       omega_next_.data(), contacts_.data(),    wall_xi_.data(),
+                collider_xi_.data(), plate_xi_.data(),   contact_info_.data()};
     }
     // After a pass: the rotations it wrote become the current ones.
     void swap_rotation() { omega_.swap(omega_next_); }
@@ -41,10 +43,30 @@ class FrictionState {
     const std::vector<uint32_t>& contact_info() const { return contact_info_; }
     FrictionSnapshot snapshot() const { return {omega_, contact_info_, contacts_}; }
 
+    // The state a capture carries (empty before the law first runs), and its restore: a
+    // record checked by friction_record_problem, empty for zero rotation and no memory.
+    FrictionRecord capture() const {
+        if (omega_.empty()) return {};
+        return {omega_, contacts_, wall_xi_, collider_xi_, plate_xi_, contact_info_};
+    }
+    void restore(const FrictionRecord& r) {
+        reset(0);
+        if (r.empty()) return;
+        FrictionRecord full = r;
+        fill_absent_friction_arrays(full, r.omega.size());
+        omega_ = std::move(full.omega);
+        omega_next_.assign(omega_.size(), Float4{});
+        contacts_ = std::move(full.contacts);
+        wall_xi_ = std::move(full.wall_xi);
+        collider_xi_ = std::move(full.collider_xi);
+        plate_xi_ = std::move(full.plate_xi);
+        contact_info_ = std::move(full.contact_info);
+    }
+
   private:
     std::vector<Float4> omega_, omega_next_;
     std::vector<ContactSlot> contacts_;
-    std::vector<Float4> wall_xi_, collider_xi_;
+    std::vector<Float4> wall_xi_, collider_xi_, plate_xi_;
     std::vector<uint32_t> contact_info_;
 };
 

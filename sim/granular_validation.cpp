@@ -5,32 +5,18 @@
 #include <string>
 
 #include "sim/error.h"
+#include "sim/granular_runs.h"
 
 namespace plab::sim {
 namespace {
 
-constexpr double kG = 9.81;  // m/s², the preset's gravity
+using granular::kG;
+using granular::run_to_rest;
 
 // The lattice the beads start on: a small gap and a jitter so the start is random enough to
 // pack without the beads touching (2·1.1 r − 2·0.09 r > 2 r along each axis).
 float lattice_spacing(const Params& p) { return 2.2f * p.radius; }
 float lattice_jitter(const Params& p) { return 0.09f * p.radius; }
-
-// The preset with steps grouped so that one Simulator::step call is about 5 ms of simulated
-// time (the runners look at the beads between calls).
-Params case_params(Preset preset) {
-    Params p = preset_params(preset);
-    PLAB_REQUIRE(p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional),
-                 "the granular cases take a frictional DEM preset (glass-beads, sand-like), not " +
-                     std::string(preset_name(preset)));
-    p.substeps = std::max(1, static_cast<int>(std::lround(0.005 / p.dt)));
-    return p;
-}
-
-double call_time(const Params& p) { return double(p.dt) * p.substeps; }
-
-// "At rest": every finite bead slower than 5% of √(g·d).
-double rest_speed(const Params& p) { return 0.05 * std::sqrt(kG * 2.0 * p.radius); }
 
 // A state to start from `pos` (id order) at rest in `domain`.
 InitialState restart_state(const std::vector<Float4>& pos, const Domain& domain, const Params& p) {
@@ -40,26 +26,6 @@ InitialState restart_state(const std::vector<Float4>& pos, const Domain& domain,
     s.pos = pos;
     s.vel.assign(pos.size(), Float4{});
     return s;
-}
-
-// Steps until the beads are at rest (checked every 0.05 s once `min_time` has passed) or
-// `max_time` has passed; returns the time run and whether they came to rest.
-std::pair<double, bool> run_to_rest(Simulator& sim, const Params& p, double min_time,
-                                    double max_time, const GranularHook& after_step) {
-    const double step_time = call_time(p);
-    const int check_every = std::max(1, static_cast<int>(std::lround(0.05 / step_time)));
-    double t = 0;
-    for (long calls = 1; t < max_time; ++calls) {
-        sim.step(p);
-        t += step_time;
-        if (after_step) after_step();
-        if (t >= min_time && calls % check_every == 0) {
-            const SimStats st = sim.stats(p);
-            if (st.non_finite > 0) return {t, false};
-            if (st.max_speed < rest_speed(p)) return {t, true};
-        }
-    }
-    return {t, false};
 }
 
 // The 99th percentile of the beads' tops: the settled column's height without a rattler.
@@ -83,7 +49,7 @@ GranularCase column_collapse_case(double a, int resolution, int channel, Preset 
     PLAB_REQUIRE(a >= 0.1 && a <= 50, "the aspect ratio must be in [0.1, 50]");
     PLAB_REQUIRE(resolution >= 2 && channel >= 1, "a column needs 2 beads across and a channel 1");
     GranularCase c;
-    c.params = case_params(preset);
+    c.params = granular::case_params(preset, "column-collapse");
     const Params& p = c.params;
     const double s = lattice_spacing(p);
     // `resolution` beads across the smaller side, the other side the nearest whole number.
@@ -113,7 +79,7 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
     PLAB_REQUIRE(resolution >= 2, "a cylinder needs 2 beads across its radius");
     PLAB_REQUIRE(height_ratio >= 0.1 && height_ratio <= 10, "height ratio must be in [0.1, 10]");
     GranularCase c;
-    c.params = case_params(preset);
+    c.params = granular::case_params(preset, "angle-of-repose");
     const Params& p = c.params;
     const double s = lattice_spacing(p);
     c.l0 = resolution * s;
@@ -131,17 +97,8 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
     b.spacing = static_cast<float>(s);
     b.jitter = lattice_jitter(p);
     scene.blocks.push_back(b);
-    InitialState box = build_initial_state(scene, p, scene_capacity(scene));
-    // Keep the lattice points inside the cylinder (a bead's centre within R0 − r of the axis).
-    const double inside = c.l0 - p.radius;
-    c.init.domain = box.domain;
-    c.init.grid = box.grid;
-    for (std::size_t i = 0; i < box.pos.size(); ++i) {
-        const Float4 q = box.pos[i];
-        if (double(q.x) * q.x + double(q.z) * q.z > inside * inside) continue;
-        c.init.pos.push_back(q);
-        c.init.vel.push_back(box.vel[i]);
-    }
+    // The square block the cylinder is cut from once it has settled (run_lifted_cylinder).
+    c.init = build_initial_state(scene, p, scene_capacity(scene));
     return c;
 }
 
@@ -229,8 +186,23 @@ PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max
                                const GranularHook& after_step) {
     const Params& p = c.params;
     PileResult r;
-    r.particles = c.init.pos.size();
-    sim.reset(c.init, p);
+    // Settle the beads in a square box around the cylinder: the loose lattice packs before
+    // anything is released, as a poured and settled cylinder would be.
+    Domain boxed = c.init.domain;
+    const auto r0 = static_cast<float>(c.l0);
+    boxed.min.x = boxed.min.z = -r0;
+    boxed.max.x = boxed.max.z = r0;
+    sim.reset(restart_state(c.init.pos, boxed, p), p);
+    run_to_rest(sim, p, 0.1, 1.0 + 3.0 * std::sqrt(c.h0 / kG), after_step);
+    // The cylinder: the settled beads whose centre lies within R0 − r of the axis, at rest.
+    const Snapshot settled = sim.download();
+    const double inside = c.l0 - p.radius;
+    std::vector<Float4> kept;
+    for (const Float4& q : settled.pos)
+        if (double(q.x) * q.x + double(q.z) * q.z <= inside * inside) kept.push_back(q);
+    r.particles = kept.size();
+    // Lifted: the beads stand free on the whole floor.
+    sim.reset(restart_state(kept, c.init.domain, p), p);
     const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
     r.t_stop = t;
     r.came_to_rest = rest;

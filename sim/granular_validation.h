@@ -7,8 +7,9 @@
 // glass beads): a column L0 long and H0 high (a = H0/L0) settles behind a gate at x = L0 in a
 // narrow channel, the gate goes, and the deposit's front stops at L∞; the normalised runout
 // (L∞ − L0)/L0 follows about 1.8·a for a < 3 and 2.3·a^(2/3) above.
-// Lifted cylinder: beads fill a cylinder standing on the floor, the cylinder goes, and the
-// pile's flank is fitted for its angle.
+// Lifted cylinder: beads settle in a square box on the floor, the cylinder inscribed in it is
+// kept (the others are taken away), the cylinder goes, and the pile's flank is fitted for its
+// angle.
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -39,7 +40,8 @@ GranularCase column_collapse_case(double a, int resolution, int channel,
                                   Preset preset = Preset::GlassBeads);
 
 // A cylinder `resolution` diameters in radius and `height_ratio` radii high in the middle of a
-// floor wide enough for a pile at 15°.
+// floor wide enough for a pile at 15°; `init` holds the square block around it, which
+// run_lifted_cylinder settles and cuts.
 GranularCase lifted_cylinder_case(int resolution, double height_ratio,
                                   Preset preset = Preset::GlassBeads);
 
@@ -90,8 +92,8 @@ struct PileResult {
     std::size_t particles = 0;
 };
 
-// Releases the cylinder and runs until every bead is slower than 5% of √(g·d) (or for at most
-// `max_time` s), then measures the pile.
+// Settles the block, cuts the cylinder, releases it and runs until every bead is slower than
+// 5% of √(g·d) (or for at most `max_time` s), then measures the pile.
 PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max_time,
                                const GranularHook& after_step = {});
 

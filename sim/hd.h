@@ -7,6 +7,14 @@
 #define PLAB_HD
 #endif
 
+// Unrolls a loop of constant trip count on the device, so that a small array it indexes stays
+// in registers instead of local memory (the host compiler decides for itself).
+#if defined(__CUDA_ARCH__)
+#define PLAB_UNROLL _Pragma("unroll")
+#else
+#define PLAB_UNROLL
+#endif
+
 namespace plab::sim {
 
 // a / b where a few ulps do not matter: the device's fast division (one reciprocal and one

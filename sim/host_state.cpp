@@ -24,6 +24,9 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
 
 void check_captured_state(const InitialState& initial) {
     const std::size_t n = initial.pos.size();
+    // By id, so it needs no memory order.
+    if (const std::string why = friction_record_problem(initial.friction, n); !why.empty())
+        throw Error(why);
     const bool hi = !initial.pos_hi.empty() || !initial.vel_hi.empty();
     if (initial.order.empty()) {
         PLAB_REQUIRE(!hi, "a double-precision state needs its memory order");

@@ -12,7 +12,8 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
                      std::span<const uint32_t> id);
 
 // Throws plab::Error unless a captured state's extras fit its particles: `order` empty or a
-// permutation of the ids, pos_hi/vel_hi empty or one per particle (and only with an order).
+// permutation of the ids, pos_hi/vel_hi empty or one per particle (and only with an order),
+// the frictional state empty or one for these particles (friction_record_problem).
 // Backends call it in reset before they change anything.
 void check_captured_state(const InitialState& initial);
 

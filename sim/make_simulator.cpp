@@ -15,11 +15,9 @@ constexpr EnumName<Backend> kBackendNames[] = {
     {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
 
 // In the order of the panel's radio buttons.
-constexpr EnumName<ColorMode> kColorModeNames[] = {{ColorMode::Speed, "speed"},
-                                                   {ColorMode::ParticleId, "id"},
-                                                   {ColorMode::Cell, "cell"},
-                                                   {ColorMode::Density, "density"},
-                                                   {ColorMode::Pressure, "pressure"}};
+constexpr EnumName<ColorMode> kColorModeNames[] = {
+    {ColorMode::Speed, "speed"},     {ColorMode::ParticleId, "id"},     {ColorMode::Cell, "cell"},
+    {ColorMode::Density, "density"}, {ColorMode::Pressure, "pressure"}, {ColorMode::Spin, "spin"}};
 
 }  // namespace
 
@@ -38,6 +36,13 @@ ColorMode parse_color_mode(std::string_view name) {
 }
 
 std::string_view color_mode_name(ColorMode mode) { return enum_name(color_mode_names(), mode); }
+
+std::string color_mode_note(ColorMode mode, const Params& params) {
+    if (mode != ColorMode::Spin || has_rotation(params)) return {};
+    return "only the frictional contact law rotates particles (DEM with contact = frictional); " +
+           std::string(params.model == Model::Dem ? "this run has contact = classic"
+                                                  : "this run is SPH");
+}
 
 std::string cuda_unavailable_reason() {
 #if PLAB_HAS_CUDA

@@ -75,6 +75,14 @@ const ParamInfo kTable[] = {
     {"collider_x", "m", "Collider centre, x.", -1e4, 1e4, false, &Params::collider_x},
     {"collider_y", "m", "Collider centre, y.", -1e4, 1e4, false, &Params::collider_y},
     {"collider_z", "m", "Collider centre, z.", -1e4, 1e4, false, &Params::collider_z},
+    {"silo_floor", "m",
+     "Frictional contacts: height of a silo's floor plate above the domain's floor (0 = no "
+     "plate); beads that pass its orifice land in the catch basin below.",
+     0, 1e4, false, &Params::silo_floor, kDemOnly},
+    {"orifice", "m",
+     "Frictional contacts: diameter of the circular orifice in the silo's floor, centred in the "
+     "domain's x-z middle (0 = closed).",
+     0, 1e4, false, &Params::orifice, kDemOnly},
 };
 
 std::string format_value(double v) { return format_numbers("%g", v); }

@@ -50,6 +50,11 @@ struct Params {
     float collider_radius = 0.2f;                                     // m; 0 disables it
     float collider_x = -1.2f, collider_y = -0.8f, collider_z = 0.8f;  // m
 
+    // A silo's floor (frictional DEM only, sim/orifice_plate.h): a horizontal plate this high
+    // above the domain's floor with a circular orifice centred in the domain's x-z middle.
+    float silo_floor = 0.f;  // m above the domain's y minimum; 0 = no plate
+    float orifice = 0.f;     // m, the orifice's diameter; 0 = closed
+
     // SPH liquid (weakly compressible, Tait equation of state, Wendland C2 kernel).
     float rest_density = 1000.f;  // kg/m³
     float sound_speed = 20.f;  // m/s, numerical: ≥ 10 × the fastest flow keeps |Δρ/ρ₀| ≤ 1%

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/dem_theory.h"
+#include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/sph_kernel.h"
 
@@ -206,8 +207,22 @@ double dem_dt_limit(const Params& p) {
     return dem_max_dt(p.spring, p.attraction, p.damping, p.shear, p.mass);
 }
 
+void require_plate_support(const Params& p) {
+    if (!(p.silo_floor > 0.f)) return;
+    const bool frictional =
+        p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional);
+    PLAB_REQUIRE(frictional,
+                 format_numbers("silo_floor = %g m places a silo's floor plate, which only the "
+                                "frictional DEM contact law has; this run is ",
+                                p.silo_floor) +
+                     (p.model == Model::Sph ? "SPH" : "DEM with the classic contact law") +
+                     ". Set contact=frictional (or a frictional preset: glass-beads, "
+                     "sand-like) or silo_floor=0.");
+}
+
 std::vector<RunWarning> check_run(const Scene& scene, const Params& params,
                                   const std::vector<AssignedParam>& assigned) {
+    require_plate_support(params);
     std::vector<RunWarning> out;
     overlapping_blocks(scene, params, out);
     block_spacings(scene, params, out);

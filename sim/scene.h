@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/friction_record.h"
 #include "sim/grid.h"
 #include "sim/input_limits.h"
 #include "sim/params.h"
@@ -44,6 +45,9 @@ struct InitialState {
     // while double_state ran. Empty for a fresh scene.
     std::vector<uint32_t> order;
     std::vector<Double4> pos_hi, vel_hi;
+    // The frictional contact law's rotations and contact memory by id, captured once the law
+    // has run (empty otherwise, and for a fresh scene: the law then starts from rest).
+    FrictionRecord friction;
 };
 
 // How many particles the scene's blocks can place, counted up to `limit` (a scene that places

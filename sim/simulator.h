@@ -16,6 +16,9 @@
 #include "sim/variants.h"
 #include "sim/vec.h"
 
+// cudaStream_t is a CUstream_st*: named here so that sim/ headers need no CUDA header.
+struct CUstream_st;
+
 namespace plab::sim {
 
 // auto, cpu, cuda: the names of the CLI, sweeps and reports.
@@ -79,6 +82,11 @@ struct RenderTarget {
     Float4* colors = nullptr;
     std::size_t capacity = 0;  // elements each array holds
     bool on_device = false;
+    // CUDA, on_device: the stream that reads the target (null: none). The export then waits,
+    // on the device, for the work that stream had queued (a reader of the last export), and
+    // the stream's later work waits for the export, so the caller need not synchronize.
+    // Without it the export is ordered on the simulator's stream only.
+    CUstream_st* reader_stream = nullptr;
 };
 
 // Where an asynchronous export (Simulator::export_render_async) left its particles in host

@@ -158,6 +158,7 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
                 s.splat_ms = t.splat_ms;
                 s.resolve_ms = t.resolve_ms;
                 s.renderer_ms = t.clear_ms + t.splat_ms + t.resolve_ms;
+                s.map_host_ms = t.map_host_ms;
             }
         }
         return s;
@@ -224,7 +225,12 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     out << "  scene        " << run.label() << ", " << simulator.particle_count() << " particles, "
         << c.width << "x" << c.height << " offscreen, vsync n/a (no window), no panel\n";
     out << sim::warning_lines(run.warnings(), "  WARNING      ");
-    out << "  feed         " << feed_description(path) << "\n";
+    out << "  feed         "
+        << (interop && r.cuda_renderer
+                ? "device feed: export kernel into the CUDA renderer's own buffers (no GL buffer, "
+                  "no map)"
+                : feed_description(path))
+        << "\n";
     out << "  renderer     "
         << (r.cuda_renderer ? "cuda: sphere splats (64-bit atomic min), resolve, GL composite"
                             : "gl: point sprites shaded as spheres")
@@ -250,7 +256,11 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     print_row(out, "simulation step (device)", col(&FrameSample::step_ms));
     print_row(out, interop ? "export kernel (device)" : "export kernel+copy (device)",
               col(&FrameSample::export_gpu_ms));
-    print_row(out, interop ? "map+export+unmap (host wall)" : "export+copy+upload (host wall)",
+    // With the CUDA renderer the interop feed is its device feed: no GL buffer is mapped.
+    print_row(out,
+              !interop          ? "export+copy+upload (host wall)"
+              : r.cuda_renderer ? "export, waited (host wall)"
+                                : "map+export+unmap (host wall)",
               col(&FrameSample::feed_cpu_ms));
     print_row(out, r.cuda_renderer ? "composite+lines (GL timer)" : "draw scene (GL timer)",
               col(&FrameSample::draw_gpu_ms));
@@ -258,6 +268,7 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
         print_row(out, "renderer: clear (device)", col(&FrameSample::clear_ms));
         print_row(out, "renderer: splat (device)", col(&FrameSample::splat_ms));
         print_row(out, "renderer: resolve (device)", col(&FrameSample::resolve_ms));
+        print_row(out, "renderer: map+unmap images (host)", col(&FrameSample::map_host_ms));
     }
     print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));
     const double serial_ms = median(col(&FrameSample::frame_cpu_ms));

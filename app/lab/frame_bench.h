@@ -25,6 +25,7 @@ struct FrameSample {
     // The CUDA renderer's own passes (CUDA events); 0 with the GL sprites.
     double clear_ms = 0, splat_ms = 0, resolve_ms = 0;
     double renderer_ms = 0;   // their sum: what the CUDA renderer costs the GPU a frame
+    double map_host_ms = 0;   // host: the CUDA renderer's map + unmap of its images
     double frame_cpu_ms = 0;  // host: the whole frame, finished (glFinish)
 };
 

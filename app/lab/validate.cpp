@@ -9,6 +9,7 @@
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
 #include "app/lab/validate_granular.h"
+#include "app/lab/validate_silo.h"
 #include "sim/error.h"
 #include "sim/format_numbers.h"
 #include "sim/run_checks.h"
@@ -146,9 +147,12 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
             pass = validate_column_collapse(c, *sim, out);
         else if (c.which == "angle-of-repose")
             pass = validate_angle_of_repose(c, *sim, out);
+        else if (c.which == "silo")
+            pass = validate_silo(c, *sim, out);
         else
             throw Error("unknown validation case '" + c.which +
-                        "'; available: dam-break, hydrostatic, column-collapse, angle-of-repose");
+                        "'; available: dam-break, hydrostatic, column-collapse, angle-of-repose, "
+                        "silo");
     } catch (const Interrupted& e) {
         // A case that did not finish has no result: its file is not written (an earlier one
         // stays as it was).

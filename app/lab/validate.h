@@ -1,11 +1,11 @@
 #pragma once
-// `particle-lab validate dam-break|hydrostatic|column-collapse|angle-of-repose`: the SPH and
+// `particle-lab validate dam-break|hydrostatic|column-collapse|angle-of-repose|silo`: the SPH and
 // granular validation cases at a chosen resolution on any backend, with their data written as
 // CSV for scripts/plot_validation.py and a summary against the acceptance thresholds (front
 // within 10% of Martin & Moyce for T ≤ 3; pressure within 5% of ρ₀ g (H − y) away from the
 // floor and the surface, H the settled surface, found within a spacing of the placed height;
 // granular runout within 15% of Lajeunesse et al. 2005; pile angle within 2° of the measured
-// repose angle, validate_granular.h).
+// repose angle, validate_granular.h; silo discharge against Beverloo's law, validate_silo.h).
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -16,18 +16,26 @@
 namespace plab::app {
 
 struct ValidateConfig {
-    std::string which;  // "dam-break", "hydrostatic", "column-collapse" or "angle-of-repose"
+    // "dam-break", "hydrostatic", "column-collapse", "angle-of-repose" or "silo".
+    std::string which;
     sim::Backend backend = sim::Backend::Auto;
     // Particles across the column width a (dam break) or the tank (hydrostatic), 40 by
-    // default; beads across the column's smaller side (column collapse, 6) or the cylinder's
-    // radius (angle of repose, 10). 0: the case's default.
+    // default; beads across the column's smaller side (column collapse, 6), the cylinder's
+    // radius (angle of repose, 10) or the silo (14). 0: the case's default.
     int resolution = 0;
     int depth = 8;      // dam break: particle layers across the tank (z)
     double settle = 0;  // hydrostatic: seconds to settle before measuring; 0 = auto
     // Column collapse: the aspect ratios H0/L0 run, and the channel's width in beads.
     std::vector<double> aspects = {0.5, 1, 2, 3, 5, 7, 10};
     int channel = 8;
-    // Column collapse and angle of repose: the frictional preset (glass-beads or sand-like).
+    // Silo: the orifice diameters run, in bead diameters; the fill's settled height in bead
+    // diameters (the silo's width is `resolution`, 14 by default); seconds each orifice stays
+    // open at most.
+    std::vector<double> orifices = {5, 6, 7};
+    int fill = 14;
+    double open_time = 1.5;
+    // Column collapse, angle of repose and silo: the frictional preset (glass-beads or
+    // sand-like).
     std::string preset = "glass-beads";
     std::filesystem::path out = "validation";
 };

@@ -13,13 +13,15 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
           "validate", "Run an SPH or granular validation case and write its data for plotting")) {
     CLI::App& c = *command_;
     ValidateConfig& v = config_;
-    c.add_option("case", v.which, "dam-break, hydrostatic, column-collapse or angle-of-repose")
+    c.add_option("case", v.which,
+                 "dam-break, hydrostatic, column-collapse, angle-of-repose or silo")
         ->required();
     c.add_option("--backend", backend_, "auto, cpu or cuda")->capture_default_str();
     c.add_option("--resolution", v.resolution,
                  "Particles across the column width (dam break) or the tank (hydrostatic), "
                  "default 40; beads across the column's smaller side (column-collapse, default "
-                 "6) or the cylinder's radius (angle-of-repose, default 10); 0: the default")
+                 "6), the cylinder's radius (angle-of-repose, default 10) or the silo's width "
+                 "(silo, default 14); 0: the default")
         ->capture_default_str();
     c.add_option("--aspect", v.aspects,
                  "Column-collapse: the aspect ratios H0/L0 to run (comma-separated)")
@@ -27,8 +29,16 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--channel", v.channel, "Column-collapse: the channel's width in beads")
         ->capture_default_str();
+    c.add_option("--orifice", v.orifices,
+                 "Silo: the orifice diameters to run, in bead diameters (comma-separated)")
+        ->delimiter(',')
+        ->capture_default_str();
+    c.add_option("--fill", v.fill, "Silo: the settled fill's height in bead diameters")
+        ->capture_default_str();
+    c.add_option("--open-time", v.open_time, "Silo: seconds each orifice stays open at most")
+        ->capture_default_str();
     c.add_option("--preset", v.preset,
-                 "Column-collapse and angle-of-repose: glass-beads or sand-like")
+                 "Column-collapse, angle-of-repose and silo: glass-beads or sand-like")
         ->capture_default_str();
     c.add_option("--depth", v.depth, "Dam break: particle layers across the tank")
         ->capture_default_str();

@@ -106,14 +106,16 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
     const auto path = c.out / "angle_of_repose.csv";
     require_writable(path);
     const sim::GranularCase gc = sim::lifted_cylinder_case(res, 1.0, preset);
-    out << "angle of repose: a cylinder " << res << " beads in radius and as high, lifted; "
-        << gc.init.pos.size() << " beads; against " << kReposeSource << "\n";
+    out << "angle of repose: a cylinder " << res << " beads in radius and as high, cut from "
+        << gc.init.pos.size() << " beads settled in a box, then lifted; against " << kReposeSource
+        << "\n";
     require_supported(sim, gc.params);
     describe(c, gc.params, out);
     const sim::PileResult r = sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
     std::ostringstream f;
     f << "# case=angle_of_repose resolution=" << res << " particles=" << r.particles
-      << " preset=" << c.preset << " backend=" << sim::backend_name(sim.backend())
+      << " settled_in_box=" << gc.init.pos.size() << " preset=" << c.preset
+      << " backend=" << sim::backend_name(sim.backend())
       << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", r.fit.angle_deg,
                         kReposeAngleDeg, r.fit.top)
       << "\nr_m,h_m,fitted\n";

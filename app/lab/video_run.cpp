@@ -59,6 +59,15 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
     render::EglContext gl;
     render::OffscreenTarget target(c.width, c.height);
     render::ScenePass scene;
+    // The renderer variant as resolved (the CPU backend draws GL sprites), chosen before the
+    // first feed: the CUDA renderer's interop feed goes to its own device buffers.
+    const bool cuda_renderer =
+        simulator.effective_options().effective.renderer == sim::kRendererCuda;
+    if (cuda_renderer) {
+        const std::string why = render::splat_unavailable_reason(true);
+        PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
+        scene.set_renderer(render::ParticleRendererKind::Cuda);
+    }
     scene.reserve(simulator.particle_count());
     const sim::Domain& d = run.initial().domain;
     const render::Viewport all{0, 0, c.width, c.height};
@@ -74,6 +83,7 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
     out << "  run          " << run.label() << ", " << simulator.particle_count()
         << " particles on " << sim::backend_name(simulator.backend()) << "\n";
     out << "  gl           " << gl.renderer() << "\n";
+    out << "  renderer     " << (cuda_renderer ? "cuda (sphere splats)" : "gl (sprites)") << "\n";
     if (encoder)
         out << "  encoder      " << encoder->encoder_name() << " (" << c.width << "x" << c.height
             << ", " << v.fps << " fps)" << (encoder->note().empty() ? "" : "; " + encoder->note())

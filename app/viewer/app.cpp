@@ -54,6 +54,7 @@ App::App(const AppConfig& config)
     submitted_ = ui_.params;
     ui_.vsync = config.vsync;
     ui_.view.color = config.color;
+    ui_.view.spin_scale = config.spin_scale;
     if (config.speed_scale > 0.f) {
         ui_.view.auto_speed_scale = false;
         ui_.view.speed_scale = config.speed_scale;
@@ -287,9 +288,25 @@ void App::check_stats() {
 
 sim::RenderStyle App::render_style() const {
     const ViewSettings& v = ui_.view;
-    return render::scene_style(
-        session_.params(), session_.domain(),
-        {v.color, v.speed_scale, v.density_span, v.auto_pressure_scale, v.pressure_scale});
+    return render::scene_style(session_.params(), session_.domain(),
+                               {v.color, v.speed_scale, v.density_span, v.auto_pressure_scale,
+                                v.pressure_scale, v.spin_scale});
+}
+
+void App::choose_renderer() {
+    // The renderer variant: the CUDA splatter where it can draw, else the GL sprites and why.
+    // Chosen before the feed: the CUDA renderer's interop feed goes to its own buffers.
+    const bool cuda_asked =
+        session_.simulator().effective_options().effective.renderer == sim::kRendererCuda;
+    if (!cuda_asked) {
+        facts_.renderer_reason.clear();
+    } else if (facts_.renderer_reason.empty() && !facts_.interop_reason.empty()) {
+        facts_.renderer_reason =
+            "the CUDA renderer needs CUDA-GL interop: " + facts_.interop_reason;
+    }
+    const bool cuda = cuda_asked && facts_.renderer_reason.empty();
+    scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
+                             : render::ParticleRendererKind::Gl);
 }
 
 void App::feed_particles() {
@@ -327,28 +344,18 @@ void App::draw_scene(WindowSize fb) {
     render::SceneLayers layers = render::scene_layers(session_.params(), session_.domain());
     layers.show_box = ui_.view.show_box;
     layers.show_collider = ui_.view.show_collider;
-
-    // The renderer variant: the CUDA splatter where it can draw, else the GL sprites and why.
-    const bool cuda_asked =
-        session_.simulator().effective_options().effective.renderer == sim::kRendererCuda;
-    if (!cuda_asked) {
-        facts_.renderer_reason.clear();
-    } else if (facts_.renderer_reason.empty() && !facts_.interop_reason.empty()) {
-        facts_.renderer_reason =
-            "the CUDA renderer needs CUDA-GL interop: " + facts_.interop_reason;
-    }
-    const bool cuda = cuda_asked && facts_.renderer_reason.empty();
-    scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
-                             : render::ParticleRendererKind::Gl);
+    const bool cuda = scene_.renderer() == render::ParticleRendererKind::Cuda;
 
     scene_timer_.begin();
     try {
         scene_.draw(camera_, scene_viewport(fb), layers);
     } catch (const std::exception& e) {
         if (!cuda) throw;
-        // The splatter failed (registration, memory): the GL sprites draw from now on.
+        // The splatter failed (registration, memory): the GL sprites draw from now on, from
+        // a feed to their buffers.
         facts_.renderer_reason = std::string("the CUDA renderer failed: ") + e.what();
         scene_.set_renderer(render::ParticleRendererKind::Gl);
+        feed_particles();
         scene_.draw(camera_, scene_viewport(fb), layers);
     }
     scene_timer_.end();
@@ -409,6 +416,7 @@ bool App::frame() {
 
     fb = window_.framebuffer_size();
     if (!fb.empty()) {
+        choose_renderer();
         feed_particles();
         draw_scene(fb);
         video_tick();

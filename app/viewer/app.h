@@ -45,6 +45,7 @@ class App {
     void sync();
     void step_and_time(bool advance);
     void check_stats();
+    void choose_renderer();  // before the feed of each frame
     void feed_particles();
     sim::RenderStyle render_style() const;
     void draw_scene(WindowSize framebuffer);

@@ -20,10 +20,11 @@ struct AppConfig {
     sim::RunRequest run;
     sim::SimulatorOptions options;  // the step variants (--graph, --block-size, ...)
     sim::ColorMode color = sim::ColorMode::Speed;
-    float speed_scale = 0.f;  // m/s, a fixed top of the speed ramp; 0: follow the fastest particle
-    int frames = 0;           // > 0: run this many frames, then exit
-    std::string screenshot;   // with frames: write the last frame here (PNG)
-    std::string record;       // with frames: record every frame into this file (CSV recording)
+    float speed_scale = 0.f;   // m/s, a fixed top of the speed ramp; 0: follow the fastest particle
+    float spin_scale = 100.f;  // rad/s, the top of the spin ramp
+    int frames = 0;            // > 0: run this many frames, then exit
+    std::string screenshot;    // with frames: write the last frame here (PNG)
+    std::string record;        // with frames: record every frame into this file (CSV recording)
     bool vsync = true;
     bool show_panel = true;
     int width = 1280;  // window size in screen coordinates

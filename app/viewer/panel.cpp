@@ -246,8 +246,27 @@ void view_section(UiState& ui) {
     ImGui::TextUnformatted("colour");
     for (const auto& row : sim::color_mode_names()) {
         ImGui::SameLine();
+        // A map with nothing to show of this run (spin without the frictional law) is greyed,
+        // with the reason on hover; still enabled while chosen, so the note below explains.
+        const std::string note = sim::color_mode_note(row.value, ui.params);
+        ImGui::BeginDisabled(!note.empty() && ui.view.color != row.value);
         if (ImGui::RadioButton(std::string(row.name).c_str(), ui.view.color == row.value))
             ui.view.color = row.value;
+        ImGui::EndDisabled();
+        if (!note.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("No rotation to show: %s.", note.c_str());
+    }
+    if (ui.view.color == sim::ColorMode::Spin) {
+        const std::string note = sim::color_mode_note(ui.view.color, ui.params);
+        if (!note.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.f, 0.75f, 0.3f, 1.f));
+            ImGui::TextWrapped("No rotation to show, particles drawn grey: %s.", note.c_str());
+            ImGui::PopStyleColor();
+        } else {
+            ImGui::SliderFloat("spin scale (rad/s)", &ui.view.spin_scale, 1e-2f, 1e5f, "%.3g",
+                               ImGuiSliderFlags_Logarithmic);
+            help_marker("The angular speed |omega| shown red; blue is not rotating.");
+        }
     }
     if (ui.view.color == sim::ColorMode::Density) {
         float percent = 100.f * ui.view.density_span;

@@ -1,6 +1,7 @@
 #include "app/viewer/sim_session.h"
 
 #include "sim/error.h"
+#include "sim/run_checks.h"
 #include "sim/run_recipe.h"
 
 namespace plab::app {
@@ -57,6 +58,7 @@ void SimSession::restart(sim::Simulator& simulator, sim::Preset preset, std::siz
                          const sim::Params& params) {
     PLAB_REQUIRE(count > 0, "the particle count must be at least 1");
     sim::validate(params);
+    sim::require_plate_support(params);  // refused before anything changes
     const sim::Scene scene = sim::run_scene(preset, scene_file_, count, params);
     const sim::InitialState initial = sim::build_initial_state(scene, params, count);
     simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
@@ -79,6 +81,7 @@ void SimSession::set_params(const sim::Params& edited) {
     const sim::Params live = live_part(edited, params_);
     if (live == params_) return;
     join_errors(sim::param_errors(live));
+    sim::require_plate_support(live);  // the edit is refused, the run keeps its parameters
     params_ = live;
     check();  // a dt dragged past its limit warns at once
 }

@@ -39,6 +39,7 @@ struct ViewSettings {
     float density_span = 0.02f;       // density ramp: rest density × (1 ± this)
     bool auto_pressure_scale = true;  // pressure ramp top: ρ₀ g × the domain's height
     float pressure_scale = 1e4f;      // Pa at the top of the pressure ramp
+    float spin_scale = 100.f;         // rad/s at the top of the spin ramp
     bool show_panel = true;
     bool show_box = true;
     bool show_collider = true;

@@ -17,6 +17,17 @@
 #include "sim/simulator.h"
 
 namespace plab::app {
+namespace {
+
+// A colour map that would show nothing of the run (spin without the frictional law) is refused
+// before the window opens, rather than shown as one flat colour.
+void require_color_shows(sim::ColorMode color, const sim::Params& params) {
+    const std::string note = sim::color_mode_note(color, params);
+    PLAB_REQUIRE(note.empty(), "--color " + std::string(sim::color_mode_name(color)) +
+                                   ": no rotation to show: " + note + " (choose another --color)");
+}
+
+}  // namespace
 
 WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     AppConfig& a = config_;
@@ -40,6 +51,11 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
                    "Fix the top of the speed colour ramp at this many m/s (default: follow the "
                    "fastest particle)")
         ->check(number_check(1e-9, 1e9));
+    top.add_option("--spin-scale", a.spin_scale,
+                   "Top of the spin colour ramp (--color spin: angular speed, frictional contact "
+                   "law only), rad/s")
+        ->check(number_check(1e-9, 1e9))
+        ->capture_default_str();
     top.add_option("--frames", a.frames, "Run this many frames, then exit")
         ->check(CLI::PositiveNumber);
     top.add_option("--screenshot", a.screenshot,
@@ -121,6 +137,7 @@ int WindowCommand::run() {
         for (const std::string& assignment : a.run.assignments)
             sim::apply_assignment(p, assignment);
         sim::validate(p);
+        require_color_shows(a.color, p);
         a.options = loaded->run.options;  // the variant flags given apply over them
         a.checkpoint = std::move(loaded);
     }
@@ -132,7 +149,9 @@ int WindowCommand::run() {
         a.run.scene_source = scene_;
     }
     // Bad --set values or a count the scene cannot hold fail here, before a window opens.
-    if (!a.checkpoint) sim::resolve_run(a.run, default_particles(sim::Backend::Cpu));
+    if (!a.checkpoint)
+        require_color_shows(a.color,
+                            sim::resolve_run(a.run, default_particles(sim::Backend::Cpu)).params);
     a.save_every = parse_save_every(save_every_);
     require_writable(a.save_every);
     // So does an output that cannot be written (a missing folder is made).

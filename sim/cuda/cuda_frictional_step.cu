@@ -11,9 +11,7 @@ namespace plab::sim::cuda {
 bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
     const std::size_t n = count;
     const std::size_t slots = n * sim::kContactSlots;
-    const std::size_t growth = omega_.growth_bytes(n) + omega_next_.growth_bytes(n) +
-                               contacts_.growth_bytes(slots) + wall_xi_.growth_bytes(n * 3) +
-                               collider_xi_.growth_bytes(n) + contact_info_.growth_bytes(n);
+    const std::size_t growth = growth_bytes(n);
     require_free_device_memory(
         growth, "the frictional contact state of " + std::to_string(n) + " particles",
         kBytesPerParticle);
@@ -23,9 +21,11 @@ bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
     contacts_.resize(slots);
     wall_xi_.resize(n * 3);
     collider_xi_.resize(n);
+    plate_xi_.resize(n);
     contact_info_.resize(n);
     if (n > 0) {
-        for (const DeviceBuffer<Float4>* buf : {&omega_, &omega_next_, &wall_xi_, &collider_xi_})
+        for (const DeviceBuffer<Float4>* buf :
+             {&omega_, &omega_next_, &wall_xi_, &collider_xi_, &plate_xi_})
             PLAB_CUDA_CHECK(cudaMemsetAsync(buf->data(), 0, buf->bytes(), stream));
         PLAB_CUDA_CHECK(cudaMemsetAsync(contact_info_.data(), 0, contact_info_.bytes(), stream));
         // A free slot's partner is kFreeSlot, not zero.

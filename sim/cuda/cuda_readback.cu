@@ -16,14 +16,15 @@
 namespace plab::sim::cuda {
 namespace {
 
+// `omega`: rotations by id (the spin colour), null before the frictional law runs.
 __global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32_t* id, uint32_t n,
-                              GridSpec g, float radius, RenderStyle style, Float4* out_pos,
-                              Float4* out_color) {
+                              GridSpec g, float radius, RenderStyle style, const Float4* omega,
+                              Float4* out_pos, Float4* out_color) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const Vec3 p = xyz(load(pos + i));
     out_pos[i] = to_float4(p, radius);
-    out_color[i] = particle_color(style, load(vel + i), load(id + i), cell_index(p, g));
+    out_color[i] = particle_color(style, load(vel + i), load(id + i), cell_index(p, g), omega);
 }
 
 __global__ void stats_kernel(const Float4* pos, const Float4* vel, uint32_t n, float mass,
@@ -131,6 +132,7 @@ InitialState CudaSimulator::capture_state() {
         m.vel_hi.download(st.vel_hi, s);
     }
     m.sync();
+    if (m.friction.size() == m.count) st.friction = m.friction.capture(s);
     return st;
 }
 
@@ -138,8 +140,9 @@ InitialState CudaSimulator::capture_state() {
 // staging of a host export).
 void CudaSimulator::Impl::enqueue_export(const RenderStyle& style, Float4* pos_out,
                                          Float4* color_out) {
+    const Float4* omega = friction.size() == count ? friction.buffers().omega : nullptr;
     export_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(
-        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style, pos_out,
+        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style, omega, pos_out,
         color_out);
     check_launch();
 }
@@ -176,8 +179,18 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
         pos_out = m.claim_staging(n);
         color_out = pos_out + n;
     }
+    cudaStream_t reader = target.on_device ? target.reader_stream : nullptr;
+    if (reader != nullptr) {
+        // Not over particles the reader has yet to read: wait for its queued work.
+        PLAB_CUDA_CHECK(cudaEventRecord(m.reader_done.get(), reader));
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(s, m.reader_done.get(), 0));
+    }
     m.record(m.export_start.get());
     m.enqueue_export(style, pos_out, color_out);
+    if (reader != nullptr) {
+        PLAB_CUDA_CHECK(cudaEventRecord(m.export_ready.get(), s));
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(reader, m.export_ready.get(), 0));
+    }
     if (!target.on_device) {
         PLAB_CUDA_CHECK(cudaMemcpyAsync(target.positions, pos_out, n * sizeof(Float4),
                                         cudaMemcpyDeviceToHost, s));

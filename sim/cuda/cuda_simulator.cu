@@ -412,6 +412,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
                                        m.sorted_pos_hi.growth_bytes(n) +
                                        m.sorted_vel_hi.growth_bytes(n),
                                    "the double-precision state", 4 * sizeof(Double4));
+    if (!initial.friction.empty()) m.friction.require_fits(n);
     // The model decides which variants apply.
     ResolvedOptions variants = m.resolve(m.resolved.requested, params.model);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
@@ -451,8 +452,14 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
         m.options.neighbour_list = lists;
     }
     m.reset_lists(params);
-    m.friction.forget();  // the frictional law's memory starts again with its first step
-    m.sync();             // the host vectors above must outlive the copies
+    // The frictional law's memory: a captured one goes back (allocated here, outside any
+    // captured step; the graph was dropped above), otherwise it starts again with the law's
+    // first step.
+    if (initial.friction.empty())
+        m.friction.forget();
+    else
+        m.friction.restore(initial.friction, m.stream.get());
+    m.sync();  // the host vectors above must outlive the copies
 }
 
 void CudaSimulator::step(const Params& params) {

@@ -64,6 +64,8 @@ struct CudaSimulator::Impl {
     DeviceBuffer<Float4> staging;  // export through the host: positions then colours
     PinnedBuffer<Float4> pinned;   // host_staging: page-locked positions then colours
     Event export_start = make_event(), export_end = make_event();
+    // A device export's handshake with its reader's stream (RenderTarget::reader_stream).
+    Event reader_done = make_event(), export_ready = make_event();
     bool export_recorded = false;
     // export_render_async's stream, events and double-buffered page-locked memory. After
     // `staging`, so it is destroyed first: its destructor waits for a copy still reading it.

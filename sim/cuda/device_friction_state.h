@@ -11,6 +11,7 @@
 
 #include "sim/cuda/device_buffer.h"
 #include "sim/dem_frictional_step.h"
+#include "sim/friction_record.h"
 #include "sim/friction_state.h"
 #include "sim/vec.h"
 
@@ -18,10 +19,10 @@ namespace plab::sim::cuda {
 
 class DeviceFrictionState {
   public:
-    // omega, omega_next, 3 wall stretches, the collider stretch (6 × 16 B), the contact slots
-    // (12 × 16 B) and contact_info (4 B): 292 B a particle.
+    // omega, omega_next, 3 wall stretches, the collider and plate stretches (7 × 16 B), the
+    // contact slots (12 × 16 B) and contact_info (4 B): 308 B a particle.
     static constexpr std::size_t kBytesPerParticle =
-        6 * sizeof(Float4) + sim::kContactSlots * sizeof(ContactSlot) + sizeof(uint32_t);
+        7 * sizeof(Float4) + sim::kContactSlots * sizeof(ContactSlot) + sizeof(uint32_t);
 
     // Particles the state holds now (0 until the law first runs, and after forget()).
     std::size_t size() const { return count_; }
@@ -35,9 +36,19 @@ class DeviceFrictionState {
     // that holds the old pointers must be captured again).
     bool reset(std::size_t count, cudaStream_t stream);  // cuda_frictional_step.cu
 
+    // Throws plab::Error when the state of `count` particles would not fit in the free device
+    // memory (a restore checks it before anything of the simulator changes).
+    void require_fits(std::size_t count) const;  // cuda_friction_record.cu
+    // A captured state (checked by friction_record_problem; not empty) goes back by id:
+    // allocated like reset, outside any captured step, then uploaded on `stream` (waits for
+    // it). Returns whether the buffers were reallocated.
+    bool restore(const FrictionRecord& record, cudaStream_t stream);
+    // The state a capture carries, empty before the law first runs (waits for the stream).
+    FrictionRecord capture(cudaStream_t stream) const;
+
     FrictionBuffers buffers() const {
-        return {omega_.data(),   omega_next_.data(),  contacts_.data(),
-                wall_xi_.data(), collider_xi_.data(), contact_info_.data()};
+        return {omega_.data(),       omega_next_.data(), contacts_.data(),    wall_xi_.data(),
+                collider_xi_.data(), plate_xi_.data(),   contact_info_.data()};
     }
 
     // After the pass: the rotations it wrote become the current ones. A copy on the stream,
@@ -50,10 +61,13 @@ class DeviceFrictionState {
     std::vector<uint32_t> download_contact_info(cudaStream_t stream) const;
 
   private:
+    std::size_t growth_bytes(std::size_t count) const;  // to hold `count` particles
+
     DeviceBuffer<Float4> omega_, omega_next_;  // by id, rad/s
     DeviceBuffer<ContactSlot> contacts_;       // by id, kContactSlots each
     DeviceBuffer<Float4> wall_xi_;             // by id, 3 each, m
     DeviceBuffer<Float4> collider_xi_;         // by id, m
+    DeviceBuffer<Float4> plate_xi_;            // by id, m
     DeviceBuffer<uint32_t> contact_info_;      // by id (FrictionBuffers::contact_info)
     std::size_t count_ = 0;
 };

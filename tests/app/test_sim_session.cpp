@@ -75,5 +75,27 @@ TEST(SimSession, StartUpWarningsFollowTheSceneAndLiveEdits) {
     EXPECT_EQ(session.warnings().size(), 1u);
 }
 
+TEST(SimSession, ASiloFloorNeedsTheFrictionalLaw) {
+    AppConfig config = small_cpu_config();
+    config.run.preset = "glass-beads";
+    SimSession session(config);
+    sim::Params edited = session.params();
+    edited.silo_floor = 0.05f;
+    edited.orifice = 0.03f;
+    session.set_params(edited);  // the frictional law has the plate
+    EXPECT_FLOAT_EQ(session.params().silo_floor, 0.05f);
+    edited.contact = static_cast<int>(sim::ContactLaw::Classic);
+    try {
+        session.set_params(edited);
+        FAIL() << "expected the classic law with a plate to be refused";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("silo_floor"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(session.params().contact, static_cast<int>(sim::ContactLaw::Frictional))
+        << "a refused edit keeps the running parameters";
+    EXPECT_THROW(session.reset(edited), Error);
+    EXPECT_EQ(session.params().contact, static_cast<int>(sim::ContactLaw::Frictional));
+}
+
 }  // namespace
 }  // namespace plab::app

@@ -162,5 +162,68 @@ TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     std::filesystem::remove_all(c.out);
 }
 
+TEST(Validate, SiloRefusesBadOptionsByName) {
+    ValidateConfig c = config("silo");
+    c.resolution = 5;
+    EXPECT_NE(error_of(c).find("--resolution must be in [6, 1000] for silo"), std::string::npos);
+    c = config("silo");
+    c.orifices = {5, 11};
+    EXPECT_NE(error_of(c).find("--orifice 11 must be in [2, 10] bead diameters"),
+              std::string::npos);
+    c.orifices = {};
+    EXPECT_NE(error_of(c).find("--orifice needs at least one"), std::string::npos);
+    c = config("silo");
+    c.fill = 3;
+    EXPECT_NE(error_of(c).find("--fill must be in [4, 2000]"), std::string::npos);
+    c = config("silo");
+    c.open_time = 0;
+    EXPECT_NE(error_of(c).find("--open-time must be in (0, 600] s"), std::string::npos);
+    c = config("silo");
+    c.preset = "granular";
+    EXPECT_NE(error_of(c).find("--preset must be glass-beads or sand-like for the silo case"),
+              std::string::npos);
+}
+
+TEST(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
+    // Seven beads wide, four high, open for 0.05 s: a check of the report, not of the physics
+    // (tests/sim/test_silo_validation runs the physics).
+    ValidateConfig c = config("silo");
+    c.resolution = 7;
+    c.fill = 4;
+    c.orifices = {2, 3};
+    c.open_time = 0.05;
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want :
+         {"backend cpu", "Beverloo, Leniger & van de Velde", "glass-beads preset", "bulk density",
+          "threshold 0.5-0.65", "threshold 10%", "silo.csv", "silo_series.csv", "wall time"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "silo.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta, header, line;
+    std::getline(csv, meta);
+    std::getline(csv, header);
+    EXPECT_NE(meta.find("# case=silo width=7 fill=4 preset=glass-beads backend=cpu"),
+              std::string::npos)
+        << meta;
+    EXPECT_NE(meta.find("bulk_density="), std::string::npos) << meta;
+    EXPECT_EQ(header,
+              "orifice_d,orifice_m,flow_kg_s,coefficient,beverloo_kg_s,spread,w1_kg_s,w2_kg_s,"
+              "w3_kg_s,fill_hi_m,fill_lo_m,discharged,open_s,stalled");
+    int rows = 0;
+    while (std::getline(csv, line)) rows += !line.empty();
+    EXPECT_EQ(rows, 2);
+    std::ifstream series(c.out / "silo_series.csv");
+    ASSERT_TRUE(series);
+    std::getline(series, header);
+    EXPECT_EQ(header, "orifice_d,t_s,discharged_kg,fill_m");
+    int samples = 0;
+    while (std::getline(series, line)) samples += !line.empty();
+    // A sample at the opening and one every 0.01 s of the 0.05 s, for each orifice.
+    EXPECT_EQ(samples, 2 * 6);
+    std::filesystem::remove_all(c.out);
+}
+
 }  // namespace
 }  // namespace plab::app

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -128,6 +129,114 @@ TEST_F(CudaCheckpoint, ACpuCheckpointContinuesOnTheGpu) {
     const Checkpoint c = checkpoint_of(*cpu, p, {});
     auto gpu = cuda();
     restore_checkpoint(*gpu, c);
+    for (int i = 0; i < 10; ++i) {
+        cpu->step(p);
+        gpu->step(p);
+    }
+    EXPECT_LT(max_distance(cpu->download(), gpu->download()), 1e-2 * p.radius);
+}
+
+// The frictional law's state (checkpoint format version 2): the sand-like preset's block closed
+// up and set down on the floor, so that it touches from the first step and slumps.
+Params sand() {
+    Params p = preset_params(Preset::Sand);
+    p.substeps = 1;
+    return p;
+}
+
+InitialState block_on_the_floor(const Params& p, std::size_t n) {
+    InitialState init = build_initial_state(preset_scene(Preset::Sand, n, p), p, n);
+    // The lattice's 2.1 r spacing closed to 2 r, its lowest layer on the floor.
+    Float4 low = init.pos[0];
+    for (const Float4& q : init.pos)
+        low = {std::min(low.x, q.x), std::min(low.y, q.y), std::min(low.z, q.z), 0.f};
+    const float squeeze = 2.f / 2.1f;
+    for (Float4& q : init.pos) {
+        q.x = low.x + (q.x - low.x) * squeeze;
+        q.y = init.domain.min.y + p.radius + (q.y - low.y) * squeeze;
+        q.z = low.z + (q.z - low.z) * squeeze;
+    }
+    return init;
+}
+
+// Each frictional array as bytes, by name.
+std::map<std::string, std::string> arrays_of(const FrictionRecord& f) {
+    std::map<std::string, std::string> out;
+    for_each_friction_array(f, [&](const char* name, const auto& v, std::size_t) {
+        out[name] = std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+    });
+    return out;
+}
+
+bool same_state(const InitialState& a, const InitialState& b) {
+    return a.pos.size() == b.pos.size() &&
+           std::memcmp(a.pos.data(), b.pos.data(), a.pos.size() * sizeof(Float4)) == 0 &&
+           std::memcmp(a.vel.data(), b.vel.data(), a.vel.size() * sizeof(Float4)) == 0 &&
+           a.order == b.order && arrays_of(a.friction) == arrays_of(b.friction);
+}
+
+TEST_F(CudaCheckpoint, AFrictionalStateGoesBackByteForByte) {
+    const Params p = sand();
+    const std::size_t n = 20000;
+    for (const bool graph : {false, true}) {
+        SimulatorOptions o;
+        o.graph = graph;
+        auto a = cuda(o);
+        a->reset(block_on_the_floor(p, n), p);
+        for (int i = 0; i < 50; ++i) a->step(p);
+        const Checkpoint c = checkpoint_of(*a, p, o);
+        ASSERT_EQ(c.state.friction.omega.size(), n);
+        bool spinning = false;
+        for (const Float4& w : c.state.friction.omega) spinning |= w.x != 0 || w.z != 0;
+        EXPECT_TRUE(spinning);
+        auto b = cuda(o);
+        restore_checkpoint(*b, c);
+        EXPECT_TRUE(same_state(c.state, b->capture_state())) << (graph ? "graph" : "plain");
+    }
+}
+
+TEST_F(CudaCheckpoint, AFrictionalRunContinuesBitForBitInDeterministicMode) {
+    const Params p = sand();
+    const std::size_t n = 20000;
+    const InitialState init = block_on_the_floor(p, n);
+    const int first = 150, then = 150;
+    for (const bool graph : {false, true}) {
+        SimulatorOptions o;
+        o.deterministic = true;
+        o.graph = graph;
+        auto straight = cuda(o), stopped = cuda(o);
+        straight->reset(init, p);
+        stopped->reset(init, p);
+        for (int i = 0; i < first + then; ++i) straight->step(p);
+        for (int i = 0; i < first; ++i) stopped->step(p);
+        const Checkpoint c = checkpoint_of(*stopped, p, o);
+        auto resumed = cuda(o);
+        restore_checkpoint(*resumed, c);
+        for (int i = 0; i < then; ++i) resumed->step(p);
+        const Snapshot s = straight->download(), r = resumed->download();
+        EXPECT_TRUE(same_state(straight->capture_state(), resumed->capture_state()))
+            << (graph ? "graph" : "plain") << ": the continued run differs by "
+            << max_distance(s, r) << " m";
+        // Without its frictional state the continuation goes another way: it was needed.
+        Checkpoint forgetful = c;
+        forgetful.state.friction = {};
+        auto amnesic = cuda(o);
+        restore_checkpoint(*amnesic, forgetful);
+        for (int i = 0; i < then; ++i) amnesic->step(p);
+        EXPECT_GT(max_distance(s, amnesic->download()), 0.0);
+    }
+}
+
+TEST_F(CudaCheckpoint, ACpuFrictionalCheckpointContinuesOnTheGpu) {
+    const Params p = sand();
+    const std::size_t n = 5000;
+    auto cpu = make_simulator(Backend::Cpu);
+    cpu->reset(block_on_the_floor(p, n), p);
+    for (int i = 0; i < 50; ++i) cpu->step(p);
+    const Checkpoint c = checkpoint_of(*cpu, p, {});
+    auto gpu = cuda();
+    restore_checkpoint(*gpu, c);
+    EXPECT_EQ(arrays_of(gpu->capture_state().friction), arrays_of(c.state.friction));
     for (int i = 0; i < 10; ++i) {
         cpu->step(p);
         gpu->step(p);

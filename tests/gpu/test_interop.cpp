@@ -55,8 +55,9 @@ TEST(Interop, InteropAndHostCopyFillIdenticalBuffers) {
     for (int i = 0; i < 50; ++i) simulator->step(params);
     simulator->synchronize();
 
-    for (const sim::ColorMode mode :
-         {sim::ColorMode::Speed, sim::ColorMode::ParticleId, sim::ColorMode::Cell}) {
+    // Spin on the classic law: the flat grey of a run without rotation, through both paths.
+    for (const sim::ColorMode mode : {sim::ColorMode::Speed, sim::ColorMode::ParticleId,
+                                      sim::ColorMode::Cell, sim::ColorMode::Spin}) {
         SCOPED_TRACE(std::string(sim::color_mode_name(mode)));
         const sim::RenderStyle style{mode, 0.05f};
         ParticleFeed interop;

@@ -95,6 +95,8 @@ TEST_F(SplatRendererTest, AgreesWithTheGlSpritesForEachColourMap) {
         SCOPED_TRACE(std::string(sim::color_mode_name(mode)));
         const sim::RenderStyle style =
             scene_style(params, initial.domain, {.mode = mode, .speed_scale = 0.05f});
+        // A feed into the GL buffers (the GL sprites chosen), which both renderers then read.
+        pass.set_renderer(ParticleRendererKind::Gl);
         pass.feed(*simulator, style, FeedPath::Interop);
         for (const SceneLayers* layers : {&with_lines, &std::as_const(particles_only)}) {
             const auto gl = draw(pass, ParticleRendererKind::Gl, camera, *layers, f);
@@ -217,6 +219,45 @@ TEST_F(SplatRendererTest, FollowsTheViewportThroughResizes) {
         EXPECT_GT(a.covered, 500) << a.text();
         EXPECT_LE(a.differing, a.covered / 100) << a.text();
     }
+}
+
+TEST_F(SplatRendererTest, TheDeviceFeedDrawsWhatTheGlBuffersHold) {
+    const sim::Params params = sim::preset_params(sim::Preset::Classic);
+    constexpr std::size_t kCount = 20'000;
+    const sim::InitialState initial = sim::build_initial_state(
+        sim::preset_scene(sim::Preset::Classic, kCount, params), params, kCount);
+    auto simulator = cuda_simulator(initial, params);
+    const Frame f{480, 270, {0, 0, 480, 270}};
+    const OrbitCamera camera = framed(initial.domain, 480.f / 270.f, 2.f);
+    SceneLayers layers = scene_layers(params, initial.domain);
+    layers.show_box = layers.show_collider = false;
+    const sim::RenderStyle style = scene_style(params, initial.domain, {.speed_scale = 0.05f});
+    ScenePass gl_fed, device_fed, empty;
+    gl_fed.reserve(kCount);
+    device_fed.set_renderer(ParticleRendererKind::Cuda);  // before its feeds: the device feed
+    // Frames with steps between them and no host wait after the device feed: each one must
+    // show the state it was fed (the export and the splat are ordered on the device).
+    for (int frame = 0; frame < 5; ++frame) {
+        SCOPED_TRACE(frame);
+        for (int i = 0; i < 10; ++i) simulator->step(params);
+        gl_fed.set_renderer(ParticleRendererKind::Gl);  // the feed into the GL buffers
+        gl_fed.feed(*simulator, style, FeedPath::Interop);
+        const FeedTiming t = device_fed.feed(*simulator, style, FeedPath::Interop);
+        EXPECT_EQ(t.map_ms + t.unmap_ms + t.upload_ms, 0.0);  // no GL buffer was touched
+        const auto from_gl_buffers = draw(gl_fed, ParticleRendererKind::Cuda, camera, layers, f);
+        const auto from_device = draw(device_fed, ParticleRendererKind::Cuda, camera, layers, f);
+        const testing::Agreement a = compare_images(from_gl_buffers, from_device, 0);
+        EXPECT_GT(a.covered, 5'000) << a.text();
+        EXPECT_EQ(a.differing, 0) << a.text();
+    }
+    // The GL sprites have nothing of a device feed to draw: the background only.
+    const auto sprites = draw(device_fed, ParticleRendererKind::Gl, camera, layers, f);
+    const auto background = draw(empty, ParticleRendererKind::Gl, camera, layers, f);
+    EXPECT_EQ(compare_images(sprites, background, 0).differing, 0);
+    // The CPU backend has no device buffers to export from.
+    auto cpu = sim::make_simulator(sim::Backend::Cpu);
+    cpu->reset(initial, params);
+    EXPECT_THROW(device_fed.feed(*cpu, style, FeedPath::Interop), Error);
 }
 
 }  // namespace

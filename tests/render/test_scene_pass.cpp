@@ -97,6 +97,29 @@ TEST_F(ScenePassTest, BoxAndColliderOnlyWhenAsked) {
     EXPECT_EQ(count(draw(target, pass, layers), kCollider), 0);
 }
 
+TEST_F(ScenePassTest, ASilosPlateIsDrawnWithTheBox) {
+    Scene scene;
+    scene.params.silo_floor = 0.3f * (scene.initial.domain.max.y - scene.initial.domain.min.y);
+    scene.params.orifice = 0.3f * (scene.initial.domain.max.x - scene.initial.domain.min.x);
+    const OffscreenTarget target(kW, kH);
+    ScenePass pass;
+    SceneLayers layers = scene_layers(scene.params, scene.initial.domain);
+    ASSERT_TRUE(layers.plate);
+    EXPECT_FLOAT_EQ(layers.plate_y, scene.initial.domain.min.y + scene.params.silo_floor);
+    EXPECT_FLOAT_EQ(layers.orifice_radius, 0.5f * scene.params.orifice);
+    layers.show_collider = false;
+    const long with_plate = count(draw(target, pass, layers), kBox);
+    layers.plate = false;
+    const long box_only = count(draw(target, pass, layers), kBox);
+    EXPECT_GT(with_plate, box_only + 100);  // the outline across the walls and the orifice
+    layers.plate = true;
+    layers.show_box = false;
+    EXPECT_EQ(count(draw(target, pass, layers), kBox), 0);
+    // Without a silo floor there is no plate.
+    EXPECT_FALSE(
+        scene_layers(sim::preset_params(sim::Preset::Classic), scene.initial.domain).plate);
+}
+
 TEST_F(ScenePassTest, DrawsTheFedParticles) {
     const Scene scene;
     sim::CpuSimulator simulator;
@@ -140,6 +163,16 @@ TEST(SceneStyle, FollowsTheParameters) {
     choice.auto_pressure_scale = false;
     choice.pressure_scale = 123.f;
     EXPECT_FLOAT_EQ(scene_style(p, domain, choice).pressure_scale, 123.f);
+
+    // The spin ramp: its top as chosen (kept positive), and whether the law rotates at all.
+    choice.mode = sim::ColorMode::Spin;
+    choice.spin_scale = 40.f;
+    EXPECT_FALSE(scene_style(p, domain, choice).spins);  // SPH
+    const sim::Params sand = sim::preset_params(sim::Preset::Sand);
+    EXPECT_TRUE(scene_style(sand, domain, choice).spins);
+    EXPECT_FLOAT_EQ(scene_style(sand, domain, choice).spin_scale, 40.f);
+    choice.spin_scale = 0.f;
+    EXPECT_GT(scene_style(sand, domain, choice).spin_scale, 0.f);
 }
 
 }  // namespace

@@ -47,8 +47,9 @@ template <typename T>
 void expect_same_bytes(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
     ASSERT_EQ(a.size(), b.size()) << what;
     // (memcmp of an empty vector's null data is undefined, even for zero bytes)
-    if (!a.empty())
+    if (!a.empty()) {
         EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(T)), 0) << what << " differ";
+    }
 }
 
 void expect_same_state(const InitialState& a, const InitialState& b) {
@@ -237,7 +238,8 @@ TEST(Checkpoint, NamesAWrongMagicVersionModelOrValue) {
     std::string version = good;
     version[8] = 9;
     reseal(version);
-    EXPECT_NE(error_of(version).find("format version 9; this build reads 1"), std::string::npos)
+    EXPECT_NE(error_of(version).find("format version 9; this build reads 1 to 2"),
+              std::string::npos)
         << error_of(version);
 
     std::string model = good;
@@ -321,23 +323,6 @@ TEST(Checkpoint, AFailedRestoreLeavesTheSimulatorAsItWas) {
     c.state.vel_hi.clear();  // inconsistent: double positions without velocities
     EXPECT_THROW(restore_checkpoint(s, c), Error);
     expect_same_state(s.capture_state(), before);
-}
-
-TEST(Checkpoint, AFrictionalRunIsNotSavedWithoutItsContactMemory) {
-    Params p = preset_params(Preset::Granular);
-    p.contact = static_cast<int>(ContactLaw::Frictional);
-    const InitialState init = build_initial_state(preset_scene(Preset::Granular, 50, p), p, 50);
-    CpuSimulator sim;
-    sim.reset(init, p);
-    sim.step(p);
-    const fs::path file = temp_dir() / "frictional.plab";
-    try {
-        save_checkpoint(file, sim, p, RunDescription{});
-        FAIL() << "a frictional run was saved without its contact memory";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("frictional contact law"), std::string::npos);
-    }
-    EXPECT_FALSE(fs::exists(file));
 }
 
 TEST(Checkpoint, FileNamesSortByStep) {

@@ -153,8 +153,8 @@ TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
             EXPECT_TRUE(back) << i << " remembers " << j << " but not the other way";
         }
         // contact_info counts the walls too; no slot ran out here.
-        EXPECT_GE(f.contact_info[i] & 0x7fffu, mine);
-        EXPECT_EQ(f.contact_info[i] >> 31, 0u);
+        EXPECT_GE(word_contacts(f.contact_info[i]), mine);
+        EXPECT_FALSE(word_slotless(f.contact_info[i]));
         used += mine;
         spinning += std::abs(f.omega[i].x) + std::abs(f.omega[i].y) + std::abs(f.omega[i].z) > 0;
     }
@@ -163,7 +163,7 @@ TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
     // The panel's summary says what the words say.
     const FrictionStats s = sim.friction_stats();
     uint64_t words = 0;
-    for (const uint32_t w : f.contact_info) words += w & 0x7fffu;
+    for (const uint32_t w : f.contact_info) words += word_contacts(w);
     EXPECT_TRUE(s.active);
     EXPECT_EQ(s.particles, n);
     EXPECT_EQ(s.contacts, words);
@@ -176,8 +176,10 @@ TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
 }
 
 TEST(FrictionStats, DecodesTheContactWords) {
-    // 3 contacts, 1 sliding; 2 contacts, both sliding, one without a slot; none.
-    const uint32_t words[] = {3u | 1u << 15, 2u | 2u << 15 | 1u << 31, 0u};
+    // 3 contacts, 1 sliding, touching the floor; 2 contacts, both sliding, one without a slot;
+    // none.
+    const uint32_t words[] = {contact_word(3, 1, kTouchWallY, false), contact_word(2, 2, 0, true),
+                              0u};
     const FrictionStats s = summarize_contacts(words);
     EXPECT_TRUE(s.active);
     EXPECT_EQ(s.particles, 3u);
@@ -185,6 +187,81 @@ TEST(FrictionStats, DecodesTheContactWords) {
     EXPECT_EQ(s.sliding, 3u);
     EXPECT_EQ(s.slotless, 1u);
     EXPECT_FALSE(summarize_contacts({}).active);
+}
+
+TEST(FrictionStats, TheWordKeepsItsFieldsApart) {
+    const uint32_t w = contact_word(300, 7, kTouchWallX | kTouchCollider, true);
+    EXPECT_EQ(word_contacts(w), 255u);  // saturates, does not spill into the next field
+    EXPECT_EQ(word_sliding(w), 7u);
+    EXPECT_TRUE(word_slotless(w));
+    EXPECT_EQ(w & (kTouchWallX | kTouchWallY | kTouchWallZ | kTouchCollider | kTouchPlate),
+              kTouchWallX | kTouchCollider);
+    // Bits below 16 given as "touched" are not bodies and are dropped.
+    EXPECT_EQ(contact_word(0, 0, 0xffffu, false), 0u);
+}
+
+TEST(ContactSlots, AContactKeepsItsSlotAndANewOneTakesAFreeOne) {
+    SlotTable t;
+    for (int k = 0; k < kContactSlots; ++k) t.partner[k] = kFreeSlot;
+    t.partner[3] = 42;
+    t.partner[5] = 7;
+    EXPECT_EQ(find_slot(t, 42), 3);
+    EXPECT_EQ(find_slot(t, 7), 5);
+    EXPECT_EQ(find_slot(t, 8), -1);
+    EXPECT_EQ(take_slot(t, 8), 0);  // the first free one
+    EXPECT_EQ(find_slot(t, 8), 0);
+    for (uint32_t id = 100; id < 100 + kContactSlots - 3; ++id) EXPECT_GE(take_slot(t, id), 0);
+    EXPECT_EQ(take_slot(t, 999), -1);  // all twelve hold a contact
+    EXPECT_EQ(find_slot(t, 999), -1);
+}
+
+TEST(ContactSlots, ABodyOfInfiniteMassMovesItsMemoryOnlyWhileTouched) {
+    Params p = preset_params(Preset::GlassBeads);
+    const FrictionLaw law = friction_law(p);
+    ContactBody a;
+    a.radius = p.radius;
+    a.vel = {0.1f, 0.f, 0.f};  // sliding along the floor
+    int added = 0;
+    auto add = [&](const ContactResult&) { ++added; };
+    const Vec3 down{0.f, -1.f, 0.f};
+    // Not touched last step: whatever the memory holds is not read (a fresh contact).
+    Float4 stretch{1.f, 2.f, 3.f, 0.f}, fresh{};
+    EXPECT_TRUE(fixed_body_contact(a, p.mass, down, 0.01f * p.radius, &stretch, false, law, add));
+    EXPECT_TRUE(fixed_body_contact(a, p.mass, down, 0.01f * p.radius, &fresh, true, law, add));
+    EXPECT_EQ(added, 2);
+    EXPECT_EQ(stretch.x, fresh.x);
+    EXPECT_EQ(stretch.y, 0.f);
+    EXPECT_EQ(stretch.z, 0.f);
+    EXPECT_LT(stretch.x, 0.f);  // stretched against the sliding
+    // Touched last step and not now: the memory is cleared, no contact added.
+    EXPECT_FALSE(fixed_body_contact(a, p.mass, down, -0.1f * p.radius, &stretch, true, law, add));
+    EXPECT_EQ(added, 2);
+    EXPECT_EQ(stretch.x, 0.f);
+    // Untouched then and now: the memory is left alone.
+    stretch = {5.f, 0.f, 0.f, 0.f};
+    EXPECT_FALSE(fixed_body_contact(a, p.mass, down, -0.1f * p.radius, &stretch, false, law, add));
+    EXPECT_EQ(stretch.x, 5.f);
+}
+
+TEST(DemFrictional, ALeavingParticleClearsItsWallBitAndMemory) {
+    Params p = preset_params(Preset::GlassBeads);
+    p.substeps = 1;
+    p.collider_radius = 0.f;
+    InitialState init;
+    init.domain = {{0.f, 0.f, 0.f}, {0.1f, 0.1f, 0.1f}};
+    init.grid = scene_grid(init.domain, p);
+    // A bead pressed into the floor, sliding and moving up: it touches, then flies off.
+    init.pos = {{0.05f, 0.95f * p.radius, 0.05f, 0.f}};
+    init.vel = {{0.2f, 0.3f, 0.f, 0.f}};
+    CpuSimulator sim;
+    sim.reset(init, p);
+    sim.step(p);
+    EXPECT_TRUE(sim.friction_snapshot().contact_info[0] & kTouchWallY);
+    for (int i = 0; i < 50; ++i) sim.step(p);
+    ASSERT_GT(sim.download().pos[0].y, 1.05f * p.radius);  // off the floor
+    const FrictionSnapshot f = sim.friction_snapshot();
+    EXPECT_FALSE(f.contact_info[0] & kTouchWallY);
+    EXPECT_EQ(word_contacts(f.contact_info[0]), 0u);
 }
 
 }  // namespace

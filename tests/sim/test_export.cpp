@@ -1,7 +1,9 @@
 // Simulator::export_render on the CPU backend: what the renderer receives.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "sim/color_map.h"
@@ -40,6 +42,100 @@ TEST(ColorMap, HashedColoursAreInRangeAndDiffer) {
 TEST(ColorMap, ParseNamesTheModes) {
     EXPECT_EQ(parse_color_mode("cell"), ColorMode::Cell);
     EXPECT_THROW(parse_color_mode("rainbow"), Error);
+}
+
+bool same_color(Float4 a, Float4 b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
+
+TEST(ColorMap, SpinRampsTheAngularSpeedById) {
+    const Float4 omega[] = {{0.f, 0.f, 0.f, 0.f},
+                            {30.f, 0.f, 40.f, 0.f},  // |ω| = 50 rad/s
+                            {0.f, -500.f, 0.f, 0.f},
+                            {std::nanf(""), 0.f, 0.f, 0.f}};
+    RenderStyle style;
+    style.color = ColorMode::Spin;
+    style.spin_scale = 100.f;
+    style.spins = true;
+    const Float4 fast_velocity{9.f, 9.f, 9.f, 0.f};  // the speed plays no part
+    EXPECT_TRUE(same_color(particle_color(style, fast_velocity, 0, 7, omega), ramp(0.f)));
+    EXPECT_TRUE(same_color(particle_color(style, fast_velocity, 1, 7, omega), ramp(0.5f)));
+    EXPECT_TRUE(same_color(particle_color(style, {}, 2, 7, omega), ramp(1.f)));  // past the top
+    EXPECT_TRUE(same_color(particle_color(style, {}, 3, 7, omega), ramp(std::nanf(""))));
+    style.spin_scale = 50.f;
+    EXPECT_TRUE(same_color(particle_color(style, {}, 1, 7, omega), ramp(1.f)));
+    // Before the law's first step there are no rotations yet: at rest, the ramp's bottom.
+    EXPECT_TRUE(same_color(particle_color(style, fast_velocity, 1, 7, nullptr), ramp(0.f)));
+    // A law without rotation shows the flat grey, off the ramp, whatever it is given.
+    style.spins = false;
+    const Float4 grey = no_spin_color();
+    EXPECT_TRUE(same_color(particle_color(style, {}, 1, 7, omega), grey));
+    EXPECT_TRUE(same_color(particle_color(style, {}, 1, 7, nullptr), grey));
+    for (const float t : {0.f, 0.25f, 0.5f, 0.75f, 1.f}) EXPECT_FALSE(same_color(ramp(t), grey));
+    // The other maps ignore the rotations.
+    style.color = ColorMode::Speed;
+    EXPECT_TRUE(same_color(particle_color(style, fast_velocity, 1, 7, omega),
+                           particle_color(style, fast_velocity, 1, 7)));
+}
+
+TEST(ColorMap, SpinSaysWhenTheRunHasNoRotation) {
+    EXPECT_EQ(parse_color_mode("spin"), ColorMode::Spin);
+    EXPECT_EQ(color_mode_name(ColorMode::Spin), "spin");
+    const Params classic = preset_params(Preset::Granular), water = preset_params(Preset::Water);
+    const Params sand = preset_params(Preset::Sand);
+    EXPECT_NE(color_mode_note(ColorMode::Spin, classic).find("contact = classic"),
+              std::string::npos);
+    EXPECT_NE(color_mode_note(ColorMode::Spin, water).find("SPH"), std::string::npos);
+    EXPECT_EQ(color_mode_note(ColorMode::Spin, sand), "");
+    EXPECT_TRUE(has_rotation(sand));
+    EXPECT_FALSE(has_rotation(classic));
+    for (const auto& row : color_mode_names()) {
+        if (row.value != ColorMode::Spin) {
+            EXPECT_EQ(color_mode_note(row.value, classic), "");
+        }
+    }
+}
+
+// A frictional state restored with one particle spinning: the export's spin colours tell it
+// from the still ones, and a run without the law shows grey.
+TEST(CpuSpinExport, ColoursASpinningParticleApartFromStillOnes) {
+    const Params p = preset_params(Preset::Sand);
+    const std::size_t n = 64;
+    InitialState init = build_initial_state(preset_scene(Preset::Sand, n, p), p, n);
+    init.friction.omega.assign(n, Float4{});
+    init.friction.omega[5] = {0.f, 0.f, 80.f, 0.f};  // rad/s
+    CpuSimulator sim;
+    sim.reset(init, p);
+    RenderStyle style;
+    style.color = ColorMode::Spin;
+    style.spin_scale = 100.f;
+    style.spins = true;
+    std::vector<Float4> pos(n), color(n);
+    sim.export_render({pos.data(), color.data(), n, false}, style);
+    // No memory order given: memory holds the ids in order.
+    EXPECT_TRUE(same_color(color[5], ramp(0.8f)));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i != 5) {
+            EXPECT_TRUE(same_color(color[i], ramp(0.f))) << i;
+        }
+    }
+    // After steps the export follows the state's rotations, whatever the memory order.
+    for (int i = 0; i < 3; ++i) sim.step(p);
+    sim.export_render({pos.data(), color.data(), n, false}, style);
+    const InitialState now = sim.capture_state();
+    ASSERT_EQ(now.friction.omega.size(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Float4 w = now.friction.omega[now.order[i]];
+        EXPECT_TRUE(
+            same_color(color[i], ramp(std::sqrt(w.x * w.x + w.y * w.y + w.z * w.z) / 100.f)));
+    }
+    // A run whose law has no rotation: grey, never the ramp's blue.
+    const Params classic = preset_params(Preset::Granular);
+    CpuSimulator plain;
+    plain.reset(build_initial_state(preset_scene(Preset::Granular, n, classic), classic, n),
+                classic);
+    plain.step(classic);
+    style.spins = has_rotation(classic);
+    plain.export_render({pos.data(), color.data(), n, false}, style);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_TRUE(same_color(color[i], no_spin_color())) << i;
 }
 
 class CpuExport : public ::testing::Test {

@@ -159,5 +159,32 @@ TEST(RunChecks, ParticlesOutsideTheDomainAreRefused) {
     EXPECT_THROW(check_scene(scene, p, 1), Error);
 }
 
+TEST(RunChecks, ASiloFloorWithoutTheFrictionalLawIsRefused) {
+    const auto refusal = [](const std::string& preset, std::vector<std::string> set) {
+        try {
+            resolve(preset, 1000, std::move(set));
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    for (const char* preset : {"classic", "granular", "water"}) {
+        const std::string msg = refusal(preset, {"silo_floor=0.1", "orifice=0.05"});
+        EXPECT_NE(msg.find("silo_floor = 0.1 m"), std::string::npos) << preset << ": " << msg;
+        EXPECT_NE(msg.find("only the frictional DEM contact law has"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(std::string(preset) == "water" ? "this run is SPH"
+                                                          : "DEM with the classic contact law"),
+                  std::string::npos)
+            << msg;
+    }
+    // The frictional law has the plate, and no plate needs no law.
+    EXPECT_EQ(refusal("glass-beads", {"silo_floor=0.1", "orifice=0.05"}), "");
+    EXPECT_EQ(refusal("granular", {"contact=frictional", "silo_floor=0.1"}), "");
+    EXPECT_EQ(refusal("classic", {"orifice=0.05"}), "");
+    Params water = preset_params(Preset::Water);
+    water.silo_floor = 0.2f;
+    EXPECT_THROW(check_run(Scene{}, water), Error);
+}
+
 }  // namespace
 }  // namespace plab::sim

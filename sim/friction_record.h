@@ -1,0 +1,77 @@
+#pragma once
+// The frictional contact law's state by particle id (sim/dem_frictional_step.h) as a captured
+// state carries it (InitialState::friction, checkpoints): everything the next frictional step
+// reads besides the particles. By id, so it does not depend on the memory order. Empty when
+// the law has not run since the reset: a restore then starts it from zero rotation and no
+// remembered contacts, as a fresh scene does.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sim/dem_frictional_step.h"
+#include "sim/vec.h"
+
+namespace plab::sim {
+
+struct FrictionRecord {
+    std::vector<Float4> omega;           // n, rad/s
+    std::vector<ContactSlot> contacts;   // n × kContactSlots
+    std::vector<Float4> wall_xi;         // n × 3 (x, y, z walls), m
+    std::vector<Float4> collider_xi;     // n, m
+    std::vector<Float4> plate_xi;        // n, m
+    std::vector<uint32_t> contact_info;  // n, the last step's contacts (FrictionBuffers)
+
+    bool empty() const { return omega.empty(); }
+};
+
+// Visits every array of a record as f(name, vector, entries per particle), in the order the
+// checkpoint writes them. An array the state gains is one line here (and its member above):
+// the checkpoint's section and the checks follow this list; the backends copy each array by
+// name (FrictionState::capture/restore, DeviceFrictionState::capture/restore), one line each.
+template <typename Record, typename F>
+void for_each_friction_array(Record& r, F&& f) {
+    f("omega", r.omega, std::size_t{1});
+    f("contacts", r.contacts, std::size_t(kContactSlots));
+    f("wall_xi", r.wall_xi, std::size_t{3});
+    f("collider_xi", r.collider_xi, std::size_t{1});
+    f("plate_xi", r.plate_xi, std::size_t{1});
+    f("contact_info", r.contact_info, std::size_t{1});
+}
+
+// Why `r` cannot be the state of `count` particles ("" when it can): it must be empty, or hold
+// each array for `count` particles or not at all (an absent array, e.g. one a file written
+// before it existed lacks, is restored as its default: zero, or free contact slots), and every
+// remembered partner must be a particle id.
+inline std::string friction_record_problem(const FrictionRecord& r, std::size_t count) {
+    if (r.empty()) {
+        std::string extra;
+        for_each_friction_array(r, [&](const char* name, const auto& v, std::size_t) {
+            if (!v.empty() && extra.empty()) extra = name;
+        });
+        return extra.empty() ? "" : "the frictional state has '" + extra + "' but no rotations";
+    }
+    std::string problem;
+    for_each_friction_array(r, [&](const char* name, const auto& v, std::size_t per) {
+        if (problem.empty() && !v.empty() && v.size() != count * per)
+            problem = "the frictional state's '" + std::string(name) + "' holds " +
+                      std::to_string(v.size()) + " entries; " + std::to_string(count) +
+                      " particles need " + std::to_string(count * per);
+    });
+    if (!problem.empty()) return problem;
+    for (const ContactSlot& s : r.contacts)
+        if (s.partner != kFreeSlot && s.partner >= count)
+            return "the frictional state remembers a contact with particle " +
+                   std::to_string(s.partner) + " of " + std::to_string(count);
+    return "";
+}
+
+// Fills each absent array of a non-empty record with its default for `count` particles.
+inline void fill_absent_friction_arrays(FrictionRecord& r, std::size_t count) {
+    for_each_friction_array(r, [&](const char*, auto& v, std::size_t per) {
+        if (v.empty()) v.assign(count * per, typename std::decay_t<decltype(v)>::value_type{});
+    });
+}
+
+}  // namespace plab::sim
