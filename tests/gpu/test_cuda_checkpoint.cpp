@@ -15,6 +15,7 @@
 #include <string>
 
 #include "sim/checkpoint.h"
+#include "sim/friction_scene.h"
 #include "sim/presets.h"
 #include "sim/scene.h"
 #include "sim/simulator.h"
@@ -138,35 +139,9 @@ TEST_F(CudaCheckpoint, ACpuCheckpointContinuesOnTheGpu) {
 
 // The frictional law's state (checkpoint format version 2): the sand-like preset's block closed
 // up and set down on the floor, so that it touches from the first step and slumps.
-Params sand() {
-    Params p = preset_params(Preset::Sand);
-    p.substeps = 1;
-    return p;
-}
-
-InitialState block_on_the_floor(const Params& p, std::size_t n) {
-    InitialState init = build_initial_state(preset_scene(Preset::Sand, n, p), p, n);
-    // The lattice's 2.1 r spacing closed to 2 r, its lowest layer on the floor.
-    Float4 low = init.pos[0];
-    for (const Float4& q : init.pos)
-        low = {std::min(low.x, q.x), std::min(low.y, q.y), std::min(low.z, q.z), 0.f};
-    const float squeeze = 2.f / 2.1f;
-    for (Float4& q : init.pos) {
-        q.x = low.x + (q.x - low.x) * squeeze;
-        q.y = init.domain.min.y + p.radius + (q.y - low.y) * squeeze;
-        q.z = low.z + (q.z - low.z) * squeeze;
-    }
-    return init;
-}
-
-// Each frictional array as bytes, by name.
-std::map<std::string, std::string> arrays_of(const FrictionRecord& f) {
-    std::map<std::string, std::string> out;
-    for_each_friction_array(f, [&](const char* name, const auto& v, std::size_t) {
-        out[name] = std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
-    });
-    return out;
-}
+using testing::arrays_of;
+using testing::block_on_the_floor;
+using testing::sand;
 
 bool same_state(const InitialState& a, const InitialState& b) {
     return a.pos.size() == b.pos.size() &&

@@ -219,7 +219,9 @@ double max_position_difference(Simulator& a, Simulator& b) {
 
 TEST(DemCpu, UnsortedMemoryGivesTheSamePhysicsAsSorted) {
     // Unsorted memory visits the same pairs in the same cell order, only read through the
-    // index. From the same start the first step is identical bit for bit; later the two
+    // index. From the same start the first step is identical bit for bit when forces are
+    // gathered (with scatter, OpenMP threads add into a particle in whatever order they reach
+    // it, so even two runs of one layout differ in the last bits); later the two
     // states lie in different orders, so particles inside a cell (ranked by memory order) are
     // summed in a different order and the results differ by rounding only.
     const Params p = preset_params(Preset::Classic);
@@ -237,10 +239,17 @@ TEST(DemCpu, UnsortedMemoryGivesTheSamePhysicsAsSorted) {
         sorted.step(p);
         unsorted.step(p);
         const Snapshot a = sorted.download(), b = unsorted.download();
+        // Gather: bit for bit. Scatter: within a few float roundings of the value.
+        const auto same = [scatter](float x, float y) {
+            return scatter ? std::fabs(x - y) <= 1e-5f * std::fabs(x) + 1e-12f : x == y;
+        };
         for (std::size_t i = 0; i < n; ++i) {
-            ASSERT_EQ(a.pos[i].x, b.pos[i].x) << "particle " << i << ", scatter " << scatter;
-            ASSERT_EQ(a.pos[i].y, b.pos[i].y) << "particle " << i << ", scatter " << scatter;
-            ASSERT_EQ(a.vel[i].z, b.vel[i].z) << "particle " << i << ", scatter " << scatter;
+            ASSERT_TRUE(same(a.pos[i].x, b.pos[i].x))
+                << "particle " << i << ", scatter " << scatter;
+            ASSERT_TRUE(same(a.pos[i].y, b.pos[i].y))
+                << "particle " << i << ", scatter " << scatter;
+            ASSERT_TRUE(same(a.vel[i].z, b.vel[i].z))
+                << "particle " << i << ", scatter " << scatter;
         }
         for (int i = 0; i < 19; ++i) {
             sorted.step(p);
