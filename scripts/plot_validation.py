@@ -59,7 +59,8 @@ def read(path):
 
 
 def label(meta):
-    return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')})"
+    floor = ", rough floor" if int(meta.get("glued_floor", "0")) > 0 else ""
+    return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')}{floor})"
 
 
 def finish(fig, axes, out, name):
@@ -214,8 +215,13 @@ def plot_silo(results, out, plt):
                       label=f"D = {r['orifice_d']:g} d, {name}")
         x = [(r["orifice_m"] - 1.5 * d) ** 2.5 for r in rows]
         top = max([top] + x)
-        law.plot(x, [r["flow_kg_s"] for r in rows], "o", label=f"{name}: C = " +
-                 ", ".join(f"{r['coefficient']:.3f}" for r in rows))
+        fitted = float(meta.get("fitted_c", "nan"))
+        points, = law.plot(x, [r["flow_kg_s"] for r in rows], "o", label=f"{name}: C = " +
+                           ", ".join(f"{r['coefficient']:.3f}" for r in rows))
+        if fitted == fitted and x:
+            law.plot([0, max(x) * 1.1], [0, fitted * rho * math.sqrt(9.81) * max(x) * 1.1], "--",
+                     color=points.get_color(), linewidth=1,
+                     label=f"{name}: fitted over the orifices, C = {fitted:.3f}")
         if rho == rho and top > 0:
             for c, style in ((0.5, "k:"), (0.58, "k-"), (0.65, "k:")):
                 law.plot([0, top * 1.1], [0, c * rho * math.sqrt(9.81) * top * 1.1], style,

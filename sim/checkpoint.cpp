@@ -129,9 +129,11 @@ Params read_params(Reader& r, Model model, Preset preset, std::vector<std::strin
     const auto count = r.get<std::uint32_t>("the parameter count");
     if (count > kMaxEntries)
         r.fail("parameter count " + std::to_string(count) + " is more than 1024 (corrupted)");
+    bool wall_friction = false;
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::string name = r.text("a parameter name");
         const auto value = r.get<double>("parameter " + name);
+        wall_friction = wall_friction || name == "wall_friction";
         if (!find_param(name)) {
             notes.push_back("skipped the parameter '" + name + "', which this version lacks");
             continue;
@@ -143,6 +145,12 @@ Params read_params(Reader& r, Model model, Preset preset, std::vector<std::strin
         } catch (const Error& e) {
             r.fail(e.what());
         }
+    }
+    if (!wall_friction && p.wall_friction != p.friction) {
+        // Files from before the parameter: the walls had the grains' friction.
+        notes.push_back("wall_friction set to friction (" + number_text(p.friction) +
+                        "), as files without it ran");
+        p.wall_friction = p.friction;
     }
     return p;
 }

@@ -133,6 +133,8 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     a.radius = p.radius;
     a.omega = xyz(f.omega[a.id]);
     const FrictionLaw law = friction_law(p);
+    FrictionLaw fixed_law = law;  // against the walls, the collider and the plate
+    fixed_law.mu_s = p.wall_friction;
     const float reach2 = 4.f * p.radius * p.radius;
     const uint32_t before = f.contact_info[a.id];
 
@@ -186,7 +188,8 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         Vec3 n{};
         (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = near_low ? -1.f : 1.f;
         const uint32_t bit = kTouchWallX << axis;  // x, y, z in a row
-        if (fixed_body_contact(a, p.mass, n, delta, walls + axis, (before & bit) != 0, law, add))
+        if (fixed_body_contact(a, p.mass, n, delta, walls + axis, (before & bit) != 0, fixed_law,
+                               add))
             sums.touched |= bit;
     }
 
@@ -197,7 +200,8 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         const float dist = sqrtf(length_squared(rel));
         const float delta = dist > 0.f ? p.radius + p.collider_radius - dist : 0.f;
         if (fixed_body_contact(a, p.mass, rel * (dist > 0.f ? 1.f / dist : 0.f), delta,
-                               f.collider_xi + a.id, (before & kTouchCollider) != 0, law, add))
+                               f.collider_xi + a.id, (before & kTouchCollider) != 0, fixed_law,
+                               add))
             sums.touched |= kTouchCollider;
     } else if (before & kTouchCollider) {
         f.collider_xi[a.id] = Float4{};
@@ -210,7 +214,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
                                                      0.5f * (d.min.x + d.max.x),
                                                      0.5f * (d.min.z + d.max.z), 0.5f * p.orifice);
         if (fixed_body_contact(a, p.mass, c.n, c.delta, f.plate_xi + a.id,
-                               (before & kTouchPlate) != 0, law, add))
+                               (before & kTouchPlate) != 0, fixed_law, add))
             sums.touched |= kTouchPlate;
     } else if (before & kTouchPlate) {
         f.plate_xi[a.id] = Float4{};
@@ -227,8 +231,11 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
                                              const Domain& d, Candidates&& candidates) {
     const FrictionalSums s = frictional_particle_sums(i, b, f, p, d, candidates);
     const uint32_t id = load(b.sorted_id + i);
-    Vec3 vel = kick(xyz(load(b.sorted_vel + i)), s.force, p) * p.global_damping;
-    Vec3 pos = xyz(load(b.sorted_pos + i)) + vel * p.dt;
+    const Vec3 here = xyz(load(b.sorted_pos + i));
+    // A glued bead (a rough floor) keeps its place and does not turn; its contacts still push.
+    const bool glued = p.glued_below > 0.f && here.y < d.min.y + p.glued_below;
+    Vec3 vel = glued ? Vec3{} : kick(xyz(load(b.sorted_vel + i)), s.force, p) * p.global_damping;
+    Vec3 pos = here + vel * p.dt;
     auto keep_inside = [](float& x, float& v, float lo, float hi) {
         if (x < lo || x > hi) {
             x = x < lo ? lo : hi;
@@ -242,7 +249,9 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
     b.vel[i] = to_float4(vel);
     b.id[i] = id;
     f.omega_next[id] =
-        to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass, p.radius, p.dt) * p.global_damping);
+        glued ? Float4{}
+              : to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass, p.radius, p.dt) *
+                          p.global_damping);
     f.contact_info[id] = contact_word(s.contacts, s.sliding, s.touched, s.overflow > 0);
 }
 

@@ -28,6 +28,11 @@ InitialState restart_state(const std::vector<Float4>& pos, const Domain& domain,
     return s;
 }
 
+// A bead of the rough floor (Params::glued_below).
+bool glued(const Float4& q, const Params& p, const Domain& d) {
+    return p.glued_below > 0.f && q.y < d.min.y + p.glued_below;
+}
+
 // The 99th percentile of the beads' tops: the settled column's height without a rattler.
 double column_height(const Snapshot& s, const Params& p) {
     std::vector<float> y;
@@ -75,11 +80,17 @@ GranularCase column_collapse_case(double a, int resolution, int channel, Preset 
     return c;
 }
 
-GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset preset) {
+GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset preset,
+                                  bool rough_floor) {
     PLAB_REQUIRE(resolution >= 2, "a cylinder needs 2 beads across its radius");
     PLAB_REQUIRE(height_ratio >= 0.1 && height_ratio <= 10, "height ratio must be in [0.1, 10]");
     GranularCase c;
     c.params = granular::case_params(preset, "angle-of-repose");
+    if (preset == Preset::GlassBeads) {
+        c.params.friction = kReposeReference.friction;
+        c.params.wall_friction = kReposeReference.wall_friction;
+        c.params.rolling_friction = kReposeReference.rolling_friction;
+    }
     const Params& p = c.params;
     const double s = lattice_spacing(p);
     c.l0 = resolution * s;
@@ -96,9 +107,22 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
     b.max = {r0, static_cast<float>(c.h0), r0};
     b.spacing = static_cast<float>(s);
     b.jitter = lattice_jitter(p);
+    const float d = 2.f * p.radius;
+    if (rough_floor) {
+        // The glued layer touches the floor; the lattice stands on it. A bead resting in a
+        // hollow of the layer sits 0.71 d above the layer's centres, well above the glue line.
+        c.params.glued_below = 1.5f * p.radius;
+        b.min.y += d;
+        b.max.y += d;
+        scene.domain.max.y += d;
+        const int across = static_cast<int>(std::floor(2.f * h / d));
+        for (int ix = 0; ix < across; ++ix)
+            for (int iz = 0; iz < across; ++iz)
+                c.floor.push_back({-h + (ix + 0.5f) * d, p.radius, -h + (iz + 0.5f) * d, 0.f});
+    }
     scene.blocks.push_back(b);
     // The square block the cylinder is cut from once it has settled (run_lifted_cylinder).
-    c.init = build_initial_state(scene, p, scene_capacity(scene));
+    c.init = build_initial_state(scene, c.params, scene_capacity(scene));
     return c;
 }
 
@@ -145,6 +169,8 @@ CollapseResult run_column_collapse(Simulator& sim, const GranularCase& c, double
 }
 
 PileProfile pile_profile(const Snapshot& s, const Params& p, const Domain& d) {
+    // Heights from the top of a rough floor's layer, whose beads are not the pile.
+    const double base = d.min.y + (p.glued_below > 0.f ? 2.0 * p.radius : 0.0);
     const double ring = 2.0 * p.radius;
     const double reach = std::min(d.max.x - d.min.x, d.max.z - d.min.z) / 2;
     const double cx = 0.5 * (d.min.x + d.max.x), cz = 0.5 * (d.min.z + d.max.z);
@@ -155,9 +181,10 @@ PileProfile pile_profile(const Snapshot& s, const Params& p, const Domain& d) {
     for (std::size_t k = 0; k < rings; ++k) prof.r[k] = (k + 0.5) * ring;
     for (const Float4& q : s.pos) {
         if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) continue;
+        if (glued(q, p, d)) continue;
         const double r = std::hypot(q.x - cx, q.z - cz);
         const auto k = static_cast<std::size_t>(r / ring);
-        if (k < rings) prof.h[k] = std::max(prof.h[k], double(q.y) + p.radius - d.min.y);
+        if (k < rings) prof.h[k] = std::max(prof.h[k], double(q.y) + p.radius - base);
     }
     return prof;
 }
@@ -187,20 +214,27 @@ PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max
     const Params& p = c.params;
     PileResult r;
     // Settle the beads in a square box around the cylinder: the loose lattice packs before
-    // anything is released, as a poured and settled cylinder would be.
+    // anything is released, as a poured and settled cylinder would be (on the part of the
+    // rough floor inside the box, if there is one).
     Domain boxed = c.init.domain;
     const auto r0 = static_cast<float>(c.l0);
     boxed.min.x = boxed.min.z = -r0;
     boxed.max.x = boxed.max.z = r0;
-    sim.reset(restart_state(c.init.pos, boxed, p), p);
+    std::vector<Float4> start = c.init.pos;
+    for (const Float4& q : c.floor)
+        if (std::abs(q.x) <= r0 - p.radius && std::abs(q.z) <= r0 - p.radius) start.push_back(q);
+    sim.reset(restart_state(start, boxed, p), p);
     run_to_rest(sim, p, 0.1, 1.0 + 3.0 * std::sqrt(c.h0 / kG), after_step);
-    // The cylinder: the settled beads whose centre lies within R0 − r of the axis, at rest.
+    // The cylinder: the settled beads whose centre lies within R0 − r of the axis, at rest,
+    // on the whole rough floor.
     const Snapshot settled = sim.download();
     const double inside = c.l0 - p.radius;
     std::vector<Float4> kept;
     for (const Float4& q : settled.pos)
-        if (double(q.x) * q.x + double(q.z) * q.z <= inside * inside) kept.push_back(q);
+        if (double(q.x) * q.x + double(q.z) * q.z <= inside * inside && !glued(q, p, boxed))
+            kept.push_back(q);
     r.particles = kept.size();
+    kept.insert(kept.end(), c.floor.begin(), c.floor.end());
     // Lifted: the beads stand free on the whole floor.
     sim.reset(restart_state(kept, c.init.domain, p), p);
     const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);

@@ -31,6 +31,9 @@ struct GranularCase {
     InitialState init;
     double l0 = 0, h0 = 0;  // m: column length and height; cylinder radius and height
     double width = 0;       // m: the channel's width (column collapse)
+    // A rough floor (lifted cylinder): one layer of beads on the floor, glued in place
+    // (Params::glued_below), empty for a smooth floor.
+    std::vector<Float4> floor;
 };
 
 // A column of aspect ratio `a` with `resolution` bead diameters across its smaller side, in a
@@ -39,11 +42,28 @@ struct GranularCase {
 GranularCase column_collapse_case(double a, int resolution, int channel,
                                   Preset preset = Preset::GlassBeads);
 
+// The glass-bead pile the angle-of-repose case reproduces: Sunday, Murdoch, Tardivel, Schwartz
+// & Michel, MNRAS 498, 1062 (2020), soda-lime glass beads of 1 mm poured into a conical pile,
+// measured 25.2 ± 0.8° (six piles), and the DEM coefficients their simulation reproduced it
+// with: sliding friction 0.16 bead on bead and 0.45 bead on the base, rolling resistance 0.09
+// with the same torque law as ours (μ_r·R_eff·F_n).
+struct ReposeReference {
+    double angle_deg = 25.2, spread_deg = 0.8;
+    float friction = 0.16f, wall_friction = 0.45f, rolling_friction = 0.09f;
+    const char* source =
+        "Sunday, Murdoch, Tardivel, Schwartz & Michel, MNRAS 498, 1062 (2020): glass beads of "
+        "1 mm, repose angle 25.2 +- 0.8 deg; DEM mu_s 0.16 (bead), 0.45 (base), mu_r 0.09";
+};
+inline constexpr ReposeReference kReposeReference{};
+
 // A cylinder `resolution` diameters in radius and `height_ratio` radii high in the middle of a
 // floor wide enough for a pile at 15°; `init` holds the square block around it, which
-// run_lifted_cylinder settles and cuts.
+// run_lifted_cylinder settles and cuts. With the glass-beads preset the friction coefficients
+// are the reference's (kReposeReference); the sand-like preset keeps its own. `rough_floor`
+// lays a square layer of glued beads (one diameter apart) over the whole floor, as the
+// reference's simulation lined its base.
 GranularCase lifted_cylinder_case(int resolution, double height_ratio,
-                                  Preset preset = Preset::GlassBeads);
+                                  Preset preset = Preset::GlassBeads, bool rough_floor = true);
 
 // Called after every Simulator::step call; an exception from it ends the run.
 using GranularHook = std::function<void()>;

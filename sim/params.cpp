@@ -55,6 +55,10 @@ const ParamInfo kTable[] = {
      0, 1, false, &Params::contact, kDemOnly, kContactNames},
     {"friction", "", "Frictional contacts: sliding friction coefficient mu_s (Coulomb limit).", 0,
      10, false, &Params::friction, kDemOnly},
+    {"wall_friction", "",
+     "Frictional contacts: sliding friction coefficient against the walls, the collider and the "
+     "silo's plate (a bead on glass, steel or a rough floor differs from bead on bead).",
+     0, 10, false, &Params::wall_friction, kDemOnly},
     {"rolling_friction", "",
      "Frictional contacts: rolling resistance mu_r; a sphere on a slope steeper than atan(mu_r) "
      "rolls.",
@@ -79,6 +83,10 @@ const ParamInfo kTable[] = {
      "Frictional contacts: height of a silo's floor plate above the domain's floor (0 = no "
      "plate); beads that pass its orifice land in the catch basin below.",
      0, 1e4, false, &Params::silo_floor, kDemOnly},
+    {"glued_below", "m",
+     "Frictional contacts: beads whose centre lies less than this above the domain's floor are "
+     "glued where they are: a layer of them is a rough floor (0 = none).",
+     0, 1e4, false, &Params::glued_below, kDemOnly},
     {"orifice", "m",
      "Frictional contacts: diameter of the circular orifice in the silo's floor, centred in the "
      "domain's x-z middle (0 = closed).",

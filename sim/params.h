@@ -53,7 +53,10 @@ struct Params {
     // A silo's floor (frictional DEM only, sim/orifice_plate.h): a horizontal plate this high
     // above the domain's floor with a circular orifice centred in the domain's x-z middle.
     float silo_floor = 0.f;  // m above the domain's y minimum; 0 = no plate
-    float orifice = 0.f;     // m, the orifice's diameter; 0 = closed
+    // Frictional DEM: beads whose centre lies less than this above the domain's y minimum are
+    // glued where they are (a rough floor of beads); 0 = none.
+    float glued_below = 0.f;  // m
+    float orifice = 0.f;      // m, the orifice's diameter; 0 = closed
 
     // SPH liquid (weakly compressible, Tait equation of state, Wendland C2 kernel).
     float rest_density = 1000.f;  // kg/m³
@@ -68,9 +71,10 @@ struct Params {
 
     // DEM contact law: the classic sample's viscous shear, or Coulomb friction with contact
     // memory and rolling resistance (dem_friction.h; particles then spin).
-    int contact = 0;                         // ContactLaw
-    float friction = 0.5f;                   // μ_s, sliding friction coefficient
-    float rolling_friction = 0.05f;          // μ_r, rolling resistance (torque μ_r·R_eff·F_n)
+    int contact = 0;                 // ContactLaw
+    float friction = 0.5f;           // μ_s, sliding friction coefficient
+    float rolling_friction = 0.05f;  // μ_r, rolling resistance (torque μ_r·R_eff·F_n)
+    float wall_friction = 0.5f;      // μ_s against the walls, the collider and the silo's plate
     float tangential_stiffness = 2.f / 7.f;  // k_t / k_n (and γ_t / γ_n)
 
     bool operator==(const Params&) const = default;

@@ -147,6 +147,7 @@ Params bead_params(double density, double e) {
 // The frictional law's coefficients (dem_friction.h) of a preset.
 struct FrictionValues {
     float friction, rolling_friction, tangential_stiffness;
+    float wall_friction;  // the presets' walls are as rough as their grains
 };
 
 // Glass beads: μ_s = 0.4 (glass-on-glass sliding friction is quoted from about 0.1 in binary
@@ -155,16 +156,17 @@ struct FrictionValues {
 // spheres roll almost freely; Ai et al., Powder Technol. 206, 269 (2011), constant-torque
 // model), k_t/k_n = 2/7 (the ratio that gives tangential and normal oscillations of a sphere
 // the same period; Mindlin's 2(1-ν)/(2-ν) is 0.86-0.89 for glass's ν of 0.2-0.25).
-constexpr FrictionValues kGlassBeads{0.4f, 0.02f, 2.f / 7.f};
+constexpr FrictionValues kGlassBeads{0.4f, 0.02f, 2.f / 7.f, 0.4f};
 // Sand-like: μ_s = 0.6 (quartz sand 0.5-0.7) and μ_r = 0.3, the rolling resistance with which
 // spheres pile and shear like angular grains (Wensrich & Katterfeld, Powder Technol. 217, 409
 // (2012): μ_r of 0.1-0.5 for the shapes they compared).
-constexpr FrictionValues kSand{0.6f, 0.3f, 2.f / 7.f};
+constexpr FrictionValues kSand{0.6f, 0.3f, 2.f / 7.f, 0.6f};
 
 Params frictional_params(Params p, const FrictionValues& v) {
     p.contact = static_cast<int>(ContactLaw::Frictional);
     p.friction = v.friction;
     p.rolling_friction = v.rolling_friction;
+    p.wall_friction = v.wall_friction;
     p.tangential_stiffness = v.tangential_stiffness;
     return p;
 }

@@ -208,9 +208,15 @@ double dem_dt_limit(const Params& p) {
 }
 
 void require_plate_support(const Params& p) {
-    if (!(p.silo_floor > 0.f)) return;
     const bool frictional =
         p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional);
+    const std::string run = p.model == Model::Sph ? "SPH" : "DEM with the classic contact law";
+    PLAB_REQUIRE(!(p.glued_below > 0.f) || frictional,
+                 format_numbers("glued_below = %g m glues the beads near the floor, which only "
+                                "the frictional DEM contact law does; this run is ",
+                                p.glued_below) +
+                     run + ". Set contact=frictional or glued_below=0.");
+    if (!(p.silo_floor > 0.f)) return;
     PLAB_REQUIRE(frictional,
                  format_numbers("silo_floor = %g m places a silo's floor plate, which only the "
                                 "frictional DEM contact law has; this run is ",

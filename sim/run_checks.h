@@ -35,12 +35,14 @@ struct AssignedParam {
 };
 
 // Throws plab::Error (before any warning) when the run asks for what its model cannot do: a
-// silo floor plate (silo_floor > 0) without the frictional DEM law (require_plate_support).
+// silo floor plate (silo_floor > 0) or glued beads (glued_below > 0) without the frictional
+// DEM law (require_plate_support).
 std::vector<RunWarning> check_run(const Scene& scene, const Params& params,
                                   const std::vector<AssignedParam>& assigned = {});
 
-// Throws plab::Error naming silo_floor when `p` places a silo's floor plate but does not run
-// the frictional DEM contact law (the classic law and SPH have no plate).
+// Throws plab::Error naming silo_floor (or glued_below) when `p` places a silo's floor plate
+// (or glues beads) but does not run the frictional DEM contact law (the classic law and SPH
+// have neither).
 void require_plate_support(const Params& p);
 
 // The DEM contact limit of `p` (dem_theory.h dem_max_dt), s.

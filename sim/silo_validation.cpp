@@ -84,6 +84,41 @@ double beverloo_flow(double c, double rho_b, double D, double d, double k, doubl
     return open > 0 ? c * rho_b * std::sqrt(g) * std::pow(open, 2.5) : 0.0;
 }
 
+BeverlooFit fit_beverloo(const std::vector<double>& orifices, const std::vector<double>& flows,
+                         double rho_b, double d, double g) {
+    PLAB_REQUIRE(orifices.size() == flows.size(), "fit_beverloo: one flow per orifice");
+    const double scale = std::pow(rho_b * std::sqrt(g), 0.4);  // W^(2/5) per (C^(2/5) m)
+    double xy = 0, xx = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int n = 0;
+    for (std::size_t i = 0; i < orifices.size(); ++i) {
+        const double open = orifices[i] - kBeverlooK * d, y = std::pow(flows[i], 0.4);
+        if (open <= 0) continue;
+        xy += open * y;
+        xx += open * open;
+        sx += orifices[i];
+        sy += y;
+        sxx += orifices[i] * orifices[i];
+        sxy += orifices[i] * y;
+        ++n;
+    }
+    BeverlooFit f;
+    if (n == 0 || scale <= 0) return f;
+    f.c = std::pow(xy / xx / scale, 2.5);
+    for (std::size_t i = 0; i < orifices.size(); ++i) {
+        const double law = beverloo_flow(f.c, rho_b, orifices[i], d, kBeverlooK, g);
+        if (law > 0) f.worst = std::max(f.worst, std::abs(flows[i] / law - 1.0));
+    }
+    const double den = n * sxx - sx * sx;
+    if (n >= 2 && den > 0) {
+        const double slope = (n * sxy - sx * sy) / den, intercept = (sy - slope * sx) / n;
+        if (slope > 0) {
+            f.c_free = std::pow(slope / scale, 2.5);
+            f.k_free = -intercept / slope / d;
+        }
+    }
+    return f;
+}
+
 SiloCase silo_case(int width_beads, int fill_beads, Preset preset) {
     PLAB_REQUIRE(width_beads >= 6 && width_beads <= 1000,
                  "the silo must be 6 to 1000 bead diameters wide");

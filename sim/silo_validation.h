@@ -25,6 +25,20 @@ namespace plab::sim {
 // and bead diameter `d` (m), shape constant `k` and gravity `g` (m/s²); 0 when D ≤ k d.
 double beverloo_flow(double c, double rho_b, double D, double d, double k = 1.5, double g = 9.81);
 
+// Beverloo's law fitted to the flows of several orifices as Beverloo et al. fitted theirs:
+// W^(2/5) = (C ρ_b √g)^(2/5) (D − k d) is a straight line in D.
+struct BeverlooFit {
+    // C with k = 1.5: least squares of W^(2/5) against (D − 1.5 d) through the origin.
+    double c = 0;
+    // The largest |W / W_law − 1| of an orifice against the law with that C.
+    double worst = 0;
+    // C and k both fitted (the line's slope and intercept); 0 with fewer than two orifices.
+    double c_free = 0, k_free = 0;
+};
+// `orifices` (m) and `flows` (kg/s) pair up; orifices not wider than 1.5 d are left out.
+BeverlooFit fit_beverloo(const std::vector<double>& orifices, const std::vector<double>& flows,
+                         double rho_b, double d, double g = 9.81);
+
 // A silo: a frictional preset's parameters (glass-beads or sand-like; substeps set so one
 // Simulator::step call is about 5 ms) with the plate in place and the orifice closed, and the
 // fill's start on a loose lattice above the plate.

@@ -41,10 +41,10 @@ void require_supported(const sim::Simulator& sim, const sim::Params& p) {
 void describe(const ValidateConfig& c, const sim::Params& p, std::ostream& out) {
     out << c.preset
         << format_numbers(
-               " preset: d = %g mm, k = %g N/m, mu_s = %g, mu_r = %g, "
+               " preset: d = %g mm, k = %g N/m, mu_s = %g (walls %g), mu_r = %g, "
                "k_t/k_n = %.3g, dt = %.3g s\n",
-               2000.0 * p.radius, p.spring, p.friction, p.rolling_friction, p.tangential_stiffness,
-               p.dt);
+               2000.0 * p.radius, p.spring, p.friction, p.wall_friction, p.rolling_friction,
+               p.tangential_stiffness, p.dt);
 }
 
 }  // namespace
@@ -107,17 +107,17 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
     require_writable(path);
     const sim::GranularCase gc = sim::lifted_cylinder_case(res, 1.0, preset);
     out << "angle of repose: a cylinder " << res << " beads in radius and as high, cut from "
-        << gc.init.pos.size() << " beads settled in a box, then lifted; against " << kReposeSource
-        << "\n";
+        << gc.init.pos.size() << " beads settled in a box, then lifted, on a rough floor of "
+        << gc.floor.size() << " glued beads; against " << sim::kReposeReference.source << "\n";
     require_supported(sim, gc.params);
     describe(c, gc.params, out);
     const sim::PileResult r = sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
     std::ostringstream f;
     f << "# case=angle_of_repose resolution=" << res << " particles=" << r.particles
-      << " settled_in_box=" << gc.init.pos.size() << " preset=" << c.preset
-      << " backend=" << sim::backend_name(sim.backend())
+      << " settled_in_box=" << gc.init.pos.size() << " glued_floor=" << gc.floor.size()
+      << " preset=" << c.preset << " backend=" << sim::backend_name(sim.backend())
       << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", r.fit.angle_deg,
-                        kReposeAngleDeg, r.fit.top)
+                        sim::kReposeReference.angle_deg, r.fit.top)
       << "\nr_m,h_m,fitted\n";
     for (std::size_t k = 0; k < r.profile.r.size(); ++k) {
         const double h = r.profile.h[k];
@@ -125,7 +125,7 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
         f << r.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
     }
     write_whole_file(path, f.str());
-    const double err = r.fit.angle_deg - kReposeAngleDeg;
+    const double err = r.fit.angle_deg - sim::kReposeReference.angle_deg;
     const bool pass = r.non_finite == 0 && r.fit.rings >= 2 && std::abs(err) <= 2.0;
     out << format_numbers(
                "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "

@@ -13,14 +13,8 @@ namespace plab::app {
 // within 15% of the reference and every run stayed finite. Writes DIR/column_collapse.csv.
 bool validate_column_collapse(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out);
 
-// The lifted cylinder's pile angle against the glass-bead repose angle kReposeAngleDeg; passes
-// within 2°. Writes DIR/angle_of_repose.csv.
+// The lifted cylinder's pile angle against the glass-bead experiment sim::kReposeReference;
+// passes within 2°. Writes DIR/angle_of_repose.csv.
 bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out);
-
-// The measured repose angle the pile is compared with (degrees) and where it comes from.
-inline constexpr double kReposeAngleDeg = 22.0;
-inline constexpr const char* kReposeSource =
-    "Lajeunesse, Mangeney-Castelnau & Vilotte, Phys. Fluids 16, 2371 (2004): glass beads of "
-    "1.15 mm, repose angle 22 deg";
 
 }  // namespace plab::app

@@ -10,9 +10,10 @@
 namespace plab::app {
 
 // Settles one fill, then drains it through every orifice of `c.orifices` (bead diameters) in
-// turn; passes when every fitted Beverloo coefficient C lies in [kBeverlooCMin, kBeverlooCMax],
-// the flow in each window of fill height is within 10% of the orifice's fitted flow, no flow
-// stopped and every run stayed finite. Writes DIR/silo.csv (a row per orifice) and
+// turn; passes when Beverloo's C fitted over all orifices with k = 1.5 lies in
+// [kBeverlooCMin, kBeverlooCMax], every orifice's flow is within 10% of that law, the flow in
+// each window of fill height is within 10% of the orifice's fitted flow, no flow stopped and
+// every run stayed finite. Writes DIR/silo.csv (a row per orifice) and
 // DIR/silo_series.csv (the discharged mass against time).
 bool validate_silo(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out);
 

@@ -148,8 +148,9 @@ TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     std::ostringstream out;
     run_validation(c, out, nullptr);
     const std::string s = out.str();
-    for (const char* want : {"backend cpu", "repose angle 22 deg", "flank fitted over",
-                             "threshold 2 deg", "angle_of_repose.csv", "wall time"})
+    for (const char* want :
+         {"backend cpu", "repose angle 25.2 +- 0.8 deg", "mu_s = 0.16 (walls 0.45), mu_r = 0.09",
+          "flank fitted over", "threshold 2 deg", "angle_of_repose.csv", "wall time"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
     std::ifstream csv(c.out / "angle_of_repose.csv");
     ASSERT_TRUE(csv) << "no CSV in " << c.out;
@@ -197,7 +198,9 @@ TEST(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
     const std::string s = out.str();
     for (const char* want :
          {"backend cpu", "Beverloo, Leniger & van de Velde", "glass-beads preset", "bulk density",
-          "threshold 0.5-0.65", "threshold 10%", "silo.csv", "silo_series.csv", "wall time"})
+          "threshold 0.5-0.65", "threshold 10%", "Beverloo fitted over the orifices",
+          "C and k both fitted", "worst orifice off that law", "silo.csv", "silo_series.csv",
+          "wall time"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
     std::ifstream csv(c.out / "silo.csv");
     ASSERT_TRUE(csv) << "no CSV in " << c.out;
@@ -207,7 +210,8 @@ TEST(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
     EXPECT_NE(meta.find("# case=silo width=7 fill=4 preset=glass-beads backend=cpu"),
               std::string::npos)
         << meta;
-    EXPECT_NE(meta.find("bulk_density="), std::string::npos) << meta;
+    for (const char* key : {"bulk_density=", "fitted_c=", "law_worst=", "free_c=", "free_k="})
+        EXPECT_NE(meta.find(key), std::string::npos) << meta;
     EXPECT_EQ(header,
               "orifice_d,orifice_m,flow_kg_s,coefficient,beverloo_kg_s,spread,w1_kg_s,w2_kg_s,"
               "w3_kg_s,fill_hi_m,fill_lo_m,discharged,open_s,stalled");

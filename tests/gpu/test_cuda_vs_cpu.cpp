@@ -356,6 +356,9 @@ TEST_F(CudaVsCpu, ExportMatchesTheCpuOnDeviceAndThroughTheHost) {
         cuda::DeviceBuffer<Float4> device;
         device.resize(2 * n);
         gpu->export_render({device.data(), device.data() + n, n, true}, style);
+        // Without a reader stream the export is ordered on the simulator's stream only (a
+        // non-blocking one): wait for it before the copy, which runs on the default stream.
+        PLAB_CUDA_CHECK(cudaDeviceSynchronize());
         std::vector<Float4> dev(2 * n);
         device.download(dev, nullptr);
         PLAB_CUDA_CHECK(cudaDeviceSynchronize());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/checkpoint.h"
+#include "sim/checkpoint_bytes.h"
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
 #include "sim/presets.h"
@@ -163,29 +164,9 @@ Checkpoint small_checkpoint(Preset preset = Preset::Classic, bool hi = false) {
     return c;
 }
 
-Checkpoint read(const std::string& bytes) {
-    return read_checkpoint(std::as_bytes(std::span(bytes.data(), bytes.size())), "x.plab");
-}
-
-// The message read() throws, "" when it reads.
-std::string error_of(const std::string& bytes) {
-    try {
-        read(bytes);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// Rewrites the trailing checksum so a deliberate change gets past it.
-void reseal(std::string& bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t i = 0; i < bytes.size() - 8; ++i) {
-        h ^= static_cast<unsigned char>(bytes[i]);
-        h *= 0x100000001b3ull;
-    }
-    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
-}
+using testing::error_of;
+using testing::read;
+using testing::reseal;
 
 TEST(Checkpoint, RoundTripsEveryField) {
     for (bool hi : {false, true}) {

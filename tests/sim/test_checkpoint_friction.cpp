@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "sim/checkpoint.h"
+#include "sim/checkpoint_bytes.h"
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
 #include "sim/friction_scene.h"
@@ -51,25 +52,9 @@ Checkpoint frictional_checkpoint(std::size_t n = 64, int steps = 30) {
     return c;
 }
 
-Checkpoint read(const std::string& bytes) {
-    return read_checkpoint(std::as_bytes(std::span(bytes.data(), bytes.size())), "x.plab");
-}
-
-std::string error_of(const std::string& bytes) {
-    try {
-        read(bytes);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-// Rewrites the trailing checksum so a deliberate change gets past it.
-void reseal(std::string& bytes) {
-    const std::uint64_t h =
-        checkpoint_checksum(std::as_bytes(std::span(bytes.data(), bytes.size() - 8)));
-    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
-}
+using testing::error_of;
+using testing::read;
+using testing::reseal;
 
 // One array of a hand-made frictional section: its name, the byte length it states, its bytes.
 struct Entry {

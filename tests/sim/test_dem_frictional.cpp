@@ -9,8 +9,11 @@
 #include <random>
 
 #include "sim/cpu_simulator.h"
+#include "sim/error.h"
 #include "sim/presets.h"
+#include "sim/run_checks.h"
 #include "sim/scene.h"
+#include "sim/test_helpers.h"
 
 namespace plab::sim {
 namespace {
@@ -89,6 +92,70 @@ TEST(DemFrictional, FreeSpaceCollisionsConserveMomentum) {
         ASSERT_LT(std::max({std::abs(q.x), std::abs(q.y), std::abs(q.z)}), 0.2f - r);
     const auto after = momentum(s);
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(after[k], before[k], 1e-5 * before[3]) << k;
+}
+
+// The x acceleration (m/s²) of one bead set on the floor under gravity tilted `degrees` along x
+// (the floor is then a slope), over 0.2 s.
+double slope_acceleration(float friction, float wall_friction, double degrees) {
+    Params p = preset_params(Preset::GlassBeads);
+    p.friction = friction;
+    p.wall_friction = wall_friction;
+    p.rolling_friction = 0.f;
+    const double g = 9.81, th = degrees * M_PI / 180.0;
+    p.gravity_x = static_cast<float>(g * std::sin(th));
+    p.gravity_y = static_cast<float>(-g * std::cos(th));
+    p.gravity_z = 0.f;
+    p.substeps = 1;
+    const float r = p.radius;
+    const Domain d{{-1.f, 0.f, -0.1f}, {1.f, 0.2f, 0.1f}};
+    CpuSimulator sim;
+    sim.reset(testing::state_from_positions({{-0.9f, r, 0.f}}, d, r), p);
+    const int steps = static_cast<int>(std::lround(0.2 / p.dt));
+    for (int i = 0; i < steps; ++i) sim.step(p);
+    return sim.download().vel[0].x / (steps * double(p.dt));
+}
+
+TEST(DemFrictional, TheFloorSlidesWithTheWallsFrictionNotTheBeads) {
+    // 20°: a sphere rolls without slipping when μ ≥ (2/7) tan θ = 0.104, at (5/7) g sin θ;
+    // below that it slides at g (sin θ − μ cos θ).
+    const double g = 9.81, th = 20.0 * M_PI / 180.0;
+    const double slides = slope_acceleration(0.9f, 0.05f, 20.0);
+    EXPECT_NEAR(slides, g * (std::sin(th) - 0.05 * std::cos(th)), 0.03 * g * std::sin(th));
+    const double rolls = slope_acceleration(0.05f, 0.4f, 20.0);
+    EXPECT_NEAR(rolls, 5.0 / 7.0 * g * std::sin(th), 0.03 * g * std::sin(th));
+}
+
+TEST(DemFrictional, GluedBeadsStayPutAndHoldWhatFallsOnThem) {
+    Params p = preset_params(Preset::GlassBeads);
+    p.substeps = 1;
+    const float r = p.radius, d = 2 * r;
+    p.glued_below = 1.5f * r;
+    // A 3x3 glued layer on the floor and a bead dropped onto its middle hollow, off centre.
+    std::vector<Vec3> pos;
+    for (int ix = 0; ix < 3; ++ix)
+        for (int iz = 0; iz < 3; ++iz) pos.push_back({(ix + 1) * d, r, (iz + 1) * d});
+    pos.push_back({1.5f * d + 0.1f * r, 4 * d, 1.5f * d});
+    const Domain dom{{0, 0, 0}, {4 * d, 6 * d, 4 * d}};
+    CpuSimulator sim;
+    sim.reset(testing::state_from_positions(pos, dom, r), p);
+    const int steps = static_cast<int>(std::lround(1.0 / p.dt));  // 1 s
+    for (int i = 0; i < steps; ++i) sim.step(p);
+    const Snapshot s = sim.download();
+    for (std::size_t k = 0; k < 9; ++k) {
+        EXPECT_EQ(s.pos[k].x, pos[k].x) << k;
+        EXPECT_EQ(s.pos[k].y, pos[k].y) << k;
+        EXPECT_EQ(s.pos[k].z, pos[k].z) << k;
+        EXPECT_EQ(s.vel[k].y, 0.f) << k;
+    }
+    // The dropped bead came to rest in a hollow of the layer (0.71 d above its centres), not on
+    // the floor.
+    EXPECT_NEAR(s.pos[9].y, r + 0.7071f * d, 0.02f * d);
+    EXPECT_LT(std::abs(s.vel[9].y), 1e-3f);
+    // Only the frictional law glues.
+    Params classic = p;
+    classic.contact = static_cast<int>(ContactLaw::Classic);
+    EXPECT_THROW(require_plate_support(classic), Error);
+    EXPECT_NO_THROW(require_plate_support(p));
 }
 
 TEST(DemFrictional, NeighbourListsGiveTheGridsTrajectory) {

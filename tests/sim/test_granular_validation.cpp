@@ -71,26 +71,33 @@ TEST(GranularValidation, TallerColumnsRunOutFurther) {
     }
 }
 
-TEST(GranularValidation, SandLikeGrainsPileSteeperThanGlassBeads) {
+TEST(GranularValidation, SandLikeGrainsPileHigherThanGlassBeadsOnARoughFloor) {
     PileResult pile[2];
+    std::size_t glued[2] = {0, 0};
     const Preset presets[2] = {Preset::GlassBeads, Preset::Sand};
     for (int k = 0; k < 2; ++k) {
         const GranularCase c = lifted_cylinder_case(6, 1.0, presets[k]);
+        glued[k] = c.floor.size();
         CpuSimulator sim;
         pile[k] = run_lifted_cylinder(sim, c, 6.0);
         EXPECT_EQ(pile[k].non_finite, 0u) << k;
         EXPECT_TRUE(pile[k].came_to_rest) << k;
+        // The rough floor covers the whole floor, one bead per diameter squared.
+        const double side = c.init.domain.max.x - c.init.domain.min.x;
+        const double d = 2 * c.params.radius;
+        EXPECT_NEAR(double(glued[k]), (side / d) * (side / d), 2 * side / d + 1) << k;
     }
-    // Rolling resistance holds the sand-like grains in a pile with a flank; the glass beads,
-    // rolling almost freely on the flat floor, spread lower (docs/validation.md: at this size
-    // they spread to about two layers).
+    // More friction and rolling resistance hold the sand-like grains in a higher pile. At six
+    // beads in radius the flank spans three to five rings, so its angle scatters by several
+    // degrees from run to run (docs/validation.md); the height does not.
     const float d = 2 * preset_params(Preset::Sand).radius;
     EXPECT_GT(pile[1].fit.top, 3 * d);
     EXPECT_GE(pile[1].fit.rings, 3);
-    EXPECT_GT(pile[1].fit.angle_deg, 5.0);
-    EXPECT_LT(pile[1].fit.angle_deg, 45.0);
+    for (int k = 0; k < 2; ++k) {
+        EXPECT_GT(pile[k].fit.angle_deg, 5.0) << k;
+        EXPECT_LT(pile[k].fit.angle_deg, 45.0) << k;
+    }
     EXPECT_GT(pile[1].fit.top, pile[0].fit.top);
-    EXPECT_GT(pile[1].fit.angle_deg, pile[0].fit.angle_deg);
 }
 
 TEST(GranularValidation, OnlyFrictionalPresetsMakeCases) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "sim/cpu_simulator.h"
 #include "sim/silo_validation.h"
@@ -19,6 +20,34 @@ TEST(SiloValidation, BeverlooFlowFollowsTheFiveHalvesPowerOfTheOpening) {
     EXPECT_NEAR(beverloo_flow(1, 1000, 0.035, d) / beverloo_flow(1, 1000, 0.02, d),
                 std::pow(0.02 / 0.005, 2.5), 1e-9);
     EXPECT_EQ(beverloo_flow(0.58, 1500, 0.015, d), 0.0);  // D ≤ 1.5 d: no flow
+}
+
+TEST(SiloValidation, BeverloosFitOverOrificesRecoversItsConstants) {
+    const double d = 0.01, rho = 1500;
+    const std::vector<double> D = {0.06, 0.08, 0.10, 0.12};
+    // Flows that follow the law with k = 1.5 exactly: one C, no orifice off it.
+    std::vector<double> W;
+    for (double o : D) W.push_back(beverloo_flow(0.55, rho, o, d));
+    BeverlooFit f = fit_beverloo(D, W, rho, d);
+    EXPECT_NEAR(f.c, 0.55, 1e-9);
+    EXPECT_LT(f.worst, 1e-9);
+    EXPECT_NEAR(f.c_free, 0.55, 1e-9);
+    EXPECT_NEAR(f.k_free, 1.5, 1e-9);
+    // Flows with k = 1.75: the free fit finds both constants; with k held at 1.5 the small
+    // orifices fall below the law and the large ones above it.
+    W.clear();
+    for (double o : D) W.push_back(beverloo_flow(0.566, rho, o, d, 1.75));
+    f = fit_beverloo(D, W, rho, d);
+    EXPECT_NEAR(f.c_free, 0.566, 1e-9);
+    EXPECT_NEAR(f.k_free, 1.75, 1e-9);
+    EXPECT_LT(f.c, 0.566);
+    EXPECT_GT(f.worst, 0.01);
+    EXPECT_LT(beverloo_flow(f.c, rho, D[0], d), W[0] * 1.2);
+    // One orifice: its own C and no free fit; an orifice too small for the law is left out.
+    f = fit_beverloo({0.05, 0.012}, {beverloo_flow(0.6, rho, 0.05, d), 0.0}, rho, d);
+    EXPECT_NEAR(f.c, 0.6, 1e-9);
+    EXPECT_EQ(f.c_free, 0.0);
+    EXPECT_EQ(f.k_free, 0.0);
 }
 
 TEST(SiloValidation, TheFitRecoversASteadyFlowAndItsChangeWithHeight) {
