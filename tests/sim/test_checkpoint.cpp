@@ -258,6 +258,26 @@ TEST(Checkpoint, SkipsAParameterItDoesNotKnowWithANote) {
     EXPECT_EQ(c.params.spring, preset_params(Preset::Classic).spring);  // the preset's value
 }
 
+TEST(Checkpoint, AFileWithoutTheWallsCoefficientRunsThemWithTheBeadsOne) {
+    Checkpoint c = small_checkpoint();
+    c.params.friction = 0.3f;
+    c.params.wall_friction = 0.45f;
+    EXPECT_EQ(read(encode_checkpoint(c)).params.wall_friction, 0.45f);
+    // An earlier version's file has no wall_friction entry: rename it to one this version
+    // skips. Its walls ran with the beads' coefficient, so that is what it gets back.
+    std::string bytes = encode_checkpoint(c);
+    const std::size_t at = bytes.find("wall_friction");
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + 12] = 'X';
+    reseal(bytes);
+    const Checkpoint r = read(bytes);
+    EXPECT_EQ(r.params.wall_friction, 0.3f);
+    EXPECT_EQ(r.params.friction, 0.3f);
+    ASSERT_EQ(r.notes.size(), 2u);
+    EXPECT_NE(r.notes[0].find("wall_frictioX"), std::string::npos) << r.notes[0];
+    EXPECT_NE(r.notes[1].find("wall_friction set to friction"), std::string::npos) << r.notes[1];
+}
+
 TEST(Checkpoint, RefusesFilesThatAreNotCheckpointsByName) {
     const fs::path dir = temp_dir();
     EXPECT_THROW(load_checkpoint(dir / "missing.plab"), Error);
