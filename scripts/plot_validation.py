@@ -60,7 +60,8 @@ def read(path):
 
 def label(meta):
     floor = ", rough floor" if int(meta.get("glued_floor", "0")) > 0 else ""
-    return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')}{floor})"
+    formed = f", {meta['formed']}" if "formed" in meta else ""
+    return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')}{floor}{formed})"
 
 
 def finish(fig, axes, out, name):
@@ -190,7 +191,7 @@ def plot_angle_of_repose(results, out, plt):
     ax.plot([], [], "k--", label="measured repose angle through the top")
     ax.set_xlabel("distance from the axis (m)")
     ax.set_ylabel("surface height (m)")
-    ax.set_title("Lifted cylinder: pile profile (circles: fitted)")
+    ax.set_title("Angle of repose: pile profile (circles: fitted)")
     return finish(fig, [ax], out, "angle_of_repose.png")
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "sim/error.h"
@@ -207,6 +208,63 @@ FlankFit fit_flank(const PileProfile& prof, double lo, double hi) {
     const double slope = (n * srh - sr * sh) / den;
     f.angle_deg = std::atan(-slope) * 180.0 / M_PI;
     return f;
+}
+
+PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
+                           double batch_time, const GranularHook& after_step) {
+    const Params& p = c.params;
+    PLAB_REQUIRE(batch_time > 0, "the pour needs a positive time between batches");
+    const float d = 2.f * p.radius, gap = 1.1f * d;
+    const std::size_t target =
+        static_cast<std::size_t>(std::lround(M_PI / 4.0 * double(c.init.pos.size())));
+    constexpr int kPatch = 5;  // beads a side of each batch's patch
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> jitter(-lattice_jitter(p), lattice_jitter(p));
+    // The rough floor first; the pile grows on it.
+    sim.reset(restart_state(c.floor, c.init.domain, p), p);
+    const std::size_t glued = c.floor.size();
+    const double step_time = granular::call_time(p);
+    const int calls_per_batch = std::max(1, static_cast<int>(std::lround(batch_time / step_time)));
+    PileResult r;
+    while (r.particles < target) {
+        InitialState s = sim.capture_state();
+        // The highest bead near the axis sets where the next patch starts.
+        float top = c.init.domain.min.y + (glued > 0 ? d : 0.f);
+        for (const Float4& q : s.pos)
+            if (std::isfinite(q.y) && std::abs(q.x) < 3 * d && std::abs(q.z) < 3 * d)
+                top = std::max(top, q.y + p.radius);
+        const float y = std::min(top + 2 * d, c.init.domain.max.y - p.radius);
+        const std::size_t n = s.pos.size();
+        std::size_t added = 0;
+        for (int ix = 0; ix < kPatch && r.particles + added < target; ++ix)
+            for (int iz = 0; iz < kPatch && r.particles + added < target; ++iz) {
+                const float x = (ix - 0.5f * (kPatch - 1)) * gap + jitter(rng);
+                const float z = (iz - 0.5f * (kPatch - 1)) * gap + jitter(rng);
+                s.pos.push_back({x, y + jitter(rng), z, 0.f});
+                s.vel.push_back({});
+                if (!s.order.empty()) s.order.push_back(static_cast<uint32_t>(n + added));
+                ++added;
+            }
+        // New ids at the end: no rotation, no remembered contact.
+        if (!s.friction.empty())
+            for_each_friction_array(s.friction, [&](const char*, auto& v, std::size_t k) {
+                v.resize((n + added) * k);
+            });
+        r.particles += added;
+        sim.reset(s, p);
+        for (int k = 0; k < calls_per_batch; ++k) {
+            sim.step(p);
+            if (after_step) after_step();
+        }
+        if (sim.stats(p).non_finite > 0) break;
+    }
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    r.t_stop = t;
+    r.came_to_rest = rest;
+    r.non_finite = sim.stats(p).non_finite;
+    r.profile = pile_profile(sim.download(), p, c.init.domain);
+    r.fit = fit_flank(r.profile, 0.2, 0.8);
+    return r;
 }
 
 PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max_time,

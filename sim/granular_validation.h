@@ -117,4 +117,12 @@ struct PileResult {
 PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max_time,
                                const GranularHook& after_step = {});
 
+// Pours a pile grain by grain instead, as from a funnel over the axis: every `batch_time` s a
+// patch of 5×5 beads (spacing 1.1 d) is placed at rest two diameters above the highest bead
+// near the axis, until the pile holds as many beads as the case's cylinder would (about
+// π/4 of its settled box); the state, contact memory included, carries on across the batches.
+// Then runs until at rest (at most `max_time` s after the last batch) and measures the pile.
+PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
+                           double batch_time = 0.025, const GranularHook& after_step = {});
+
 }  // namespace plab::sim

@@ -34,6 +34,9 @@ struct ValidateConfig {
     std::vector<double> orifices = {5, 6, 7};
     int fill = 14;
     double open_time = 1.5;
+    // Angle of repose: pour the pile grain by grain (sim::run_poured_pile) instead of lifting
+    // the settled cylinder at once.
+    bool pour = false;
     // Column collapse, angle of repose and silo: the frictional preset (glass-beads or
     // sand-like).
     std::string preset = "glass-beads";

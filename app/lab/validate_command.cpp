@@ -37,6 +37,9 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--open-time", v.open_time, "Silo: seconds each orifice stays open at most")
         ->capture_default_str();
+    c.add_flag("--pour", v.pour,
+               "Angle-of-repose: pour the pile grain by grain over the axis (as from a funnel) "
+               "instead of lifting the settled cylinder at once");
     c.add_option("--preset", v.preset,
                  "Column-collapse, angle-of-repose and silo: glass-beads or sand-like")
         ->capture_default_str();

@@ -106,16 +106,25 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
     const auto path = c.out / "angle_of_repose.csv";
     require_writable(path);
     const sim::GranularCase gc = sim::lifted_cylinder_case(res, 1.0, preset);
-    out << "angle of repose: a cylinder " << res << " beads in radius and as high, cut from "
-        << gc.init.pos.size() << " beads settled in a box, then lifted, on a rough floor of "
-        << gc.floor.size() << " glued beads; against " << sim::kReposeReference.source << "\n";
+    if (c.pour)
+        out << "angle of repose: about " << std::lround(M_PI / 4.0 * double(gc.init.pos.size()))
+            << " beads (a cylinder " << res << " beads in radius) poured 25 at a time over the "
+            << "axis, on a rough floor of " << gc.floor.size() << " glued beads; against "
+            << sim::kReposeReference.source << "\n";
+    else
+        out << "angle of repose: a cylinder " << res << " beads in radius and as high, cut from "
+            << gc.init.pos.size() << " beads settled in a box, then lifted, on a rough floor of "
+            << gc.floor.size() << " glued beads; against " << sim::kReposeReference.source << "\n";
     require_supported(sim, gc.params);
     describe(c, gc.params, out);
-    const sim::PileResult r = sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
+    const sim::PileResult r =
+        c.pour ? sim::run_poured_pile(sim, gc, kMaxTime, 0.025, stop_when_interrupted)
+               : sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
     std::ostringstream f;
     f << "# case=angle_of_repose resolution=" << res << " particles=" << r.particles
       << " settled_in_box=" << gc.init.pos.size() << " glued_floor=" << gc.floor.size()
-      << " preset=" << c.preset << " backend=" << sim::backend_name(sim.backend())
+      << " formed=" << (c.pour ? "poured" : "lifted") << " preset=" << c.preset
+      << " backend=" << sim::backend_name(sim.backend())
       << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", r.fit.angle_deg,
                         sim::kReposeReference.angle_deg, r.fit.top)
       << "\nr_m,h_m,fitted\n";

@@ -100,6 +100,26 @@ TEST(GranularValidation, SandLikeGrainsPileHigherThanGlassBeadsOnARoughFloor) {
     EXPECT_GT(pile[1].fit.top, pile[0].fit.top);
 }
 
+TEST(GranularValidation, APouredPileGrowsGrainByGrainOnTheRoughFloor) {
+    const GranularCase c = lifted_cylinder_case(3, 1.0, Preset::Sand);
+    CpuSimulator sim;
+    const PileResult pile = run_poured_pile(sim, c, 3.0);
+    const std::size_t target = std::lround(M_PI / 4.0 * double(c.init.pos.size()));
+    EXPECT_EQ(pile.particles, target);
+    EXPECT_EQ(pile.non_finite, 0u);
+    EXPECT_TRUE(pile.came_to_rest);
+    // Every poured bead is in the state, the glued floor where it was.
+    const Snapshot s = sim.download();
+    ASSERT_EQ(s.pos.size(), c.floor.size() + target);
+    for (std::size_t k = 0; k < c.floor.size(); ++k) {
+        ASSERT_EQ(s.pos[k].x, c.floor[k].x) << k;
+        ASSERT_EQ(s.pos[k].y, c.floor[k].y) << k;
+    }
+    // They piled up over the axis rather than spreading in one layer (a bead in a hollow of
+    // the glued layer tops out 0.71 d above it, one on a second layer about 1.5 d).
+    EXPECT_GT(pile.fit.top, 1.4 * 2 * c.params.radius);
+}
+
 TEST(GranularValidation, OnlyFrictionalPresetsMakeCases) {
     EXPECT_THROW(lifted_cylinder_case(6, 1.0, Preset::Granular), Error);
     EXPECT_THROW(column_collapse_case(1.0, 4, 3, Preset::Water), Error);
