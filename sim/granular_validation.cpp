@@ -210,6 +210,22 @@ FlankFit fit_flank(const PileProfile& prof, double lo, double hi) {
     return f;
 }
 
+namespace {
+
+// Runs the pile in `sim` to rest (at most `max_time` s) and measures it into `r`.
+void finish_pile(Simulator& sim, const GranularCase& c, double max_time,
+                 const GranularHook& after_step, PileResult& r) {
+    const Params& p = c.params;
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    r.t_stop = t;
+    r.came_to_rest = rest;
+    r.non_finite = sim.stats(p).non_finite;
+    r.profile = pile_profile(sim.download(), p, c.init.domain);
+    r.fit = fit_flank(r.profile, 0.2, 0.8);
+}
+
+}  // namespace
+
 PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
                            double batch_time, const GranularHook& after_step) {
     const Params& p = c.params;
@@ -258,12 +274,7 @@ PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_tim
         }
         if (sim.stats(p).non_finite > 0) break;
     }
-    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
-    r.t_stop = t;
-    r.came_to_rest = rest;
-    r.non_finite = sim.stats(p).non_finite;
-    r.profile = pile_profile(sim.download(), p, c.init.domain);
-    r.fit = fit_flank(r.profile, 0.2, 0.8);
+    finish_pile(sim, c, max_time, after_step, r);
     return r;
 }
 
@@ -295,12 +306,7 @@ PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max
     kept.insert(kept.end(), c.floor.begin(), c.floor.end());
     // Lifted: the beads stand free on the whole floor.
     sim.reset(restart_state(kept, c.init.domain, p), p);
-    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
-    r.t_stop = t;
-    r.came_to_rest = rest;
-    r.non_finite = sim.stats(p).non_finite;
-    r.profile = pile_profile(sim.download(), p, c.init.domain);
-    r.fit = fit_flank(r.profile, 0.2, 0.8);
+    finish_pile(sim, c, max_time, after_step, r);
     return r;
 }
 
