@@ -116,10 +116,21 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
         b.min.y += d;
         b.max.y += d;
         scene.domain.max.y += d;
+        // Each glued bead is moved off its square-lattice site by up to kFloorJitter d in x
+        // and z: a regular layer is a template on which equal beads stack into a crystal
+        // (layers 0.71 d apart, flat terraces, a stepped flank: a poured pile grew that way on
+        // the exact lattice), which neither a real base nor a real pile has.
+        constexpr float kFloorJitter = 0.3f;
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> shift(-kFloorJitter * d, kFloorJitter * d);
         const int across = static_cast<int>(std::floor(2.f * h / d));
         for (int ix = 0; ix < across; ++ix)
-            for (int iz = 0; iz < across; ++iz)
-                c.floor.push_back({-h + (ix + 0.5f) * d, p.radius, -h + (iz + 0.5f) * d, 0.f});
+            for (int iz = 0; iz < across; ++iz) {
+                const float x = -h + (ix + 0.5f) * d + shift(rng);
+                const float z = -h + (iz + 0.5f) * d + shift(rng);
+                c.floor.push_back({std::clamp(x, -h + p.radius, h - p.radius), p.radius,
+                                   std::clamp(z, -h + p.radius, h - p.radius), 0.f});
+            }
     }
     scene.blocks.push_back(b);
     // The square block the cylinder is cut from once it has settled (run_lifted_cylinder).

@@ -60,7 +60,8 @@ inline constexpr ReposeReference kReposeReference{};
 // floor wide enough for a pile at 15°; `init` holds the square block around it, which
 // run_lifted_cylinder settles and cuts. With the glass-beads preset the friction coefficients
 // are the reference's (kReposeReference); the sand-like preset keeps its own. `rough_floor`
-// lays a square layer of glued beads (one diameter apart) over the whole floor, as the
+// lays a layer of glued beads over the whole floor, one per diameter squared, each up to 0.3 d
+// off its square-lattice site (no regular template for the pile to crystallise on), as the
 // reference's simulation lined its base.
 GranularCase lifted_cylinder_case(int resolution, double height_ratio,
                                   Preset preset = Preset::GlassBeads, bool rough_floor = true);

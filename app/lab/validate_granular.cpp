@@ -135,13 +135,22 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
     }
     write_whole_file(path, f.str());
     const double err = r.fit.angle_deg - sim::kReposeReference.angle_deg;
-    const bool pass = r.non_finite == 0 && r.fit.rings >= 2 && std::abs(err) <= 2.0;
+    const bool sound = r.non_finite == 0 && r.fit.rings >= 2;
     out << format_numbers(
                "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "
                "after %.2f s",
                1000 * r.fit.top, r.fit.rings, r.fit.angle_deg, r.t_stop)
-        << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "")
-        << format_numbers("\nangle error %+.1f deg (threshold 2 deg): ", err)
+        << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "") << "\n";
+    // The reference is glass beads with their coefficients; the sand-like preset has its own
+    // and no experiment here to be held against.
+    if (preset != sim::Preset::GlassBeads) {
+        out << "no reference for the " << c.preset << " preset's coefficients: "
+            << (sound ? "not judged" : "FAIL (no flank to fit or non-finite beads)") << "\nwrote "
+            << path.string() << "\n";
+        return sound;
+    }
+    const bool pass = sound && std::abs(err) <= 2.0;
+    out << format_numbers("angle error %+.1f deg (threshold 2 deg): ", err)
         << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
     return pass;
 }

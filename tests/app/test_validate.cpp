@@ -163,6 +163,22 @@ TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     std::filesystem::remove_all(c.out);
 }
 
+TEST(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
+    ValidateConfig c = config("angle-of-repose");
+    c.resolution = 3;
+    c.preset = "sand-like";
+    std::ostringstream out;
+    EXPECT_TRUE(run_validation(c, out, nullptr));
+    const std::string s = out.str();
+    EXPECT_NE(s.find("flank fitted over"), std::string::npos) << s;
+    EXPECT_NE(s.find("no reference for the sand-like preset's coefficients: not judged"),
+              std::string::npos)
+        << s;
+    EXPECT_EQ(s.find("threshold 2 deg"), std::string::npos) << s;
+    EXPECT_EQ(s.find("PASS"), std::string::npos) << s;
+    std::filesystem::remove_all(c.out);
+}
+
 TEST(Validate, SiloRefusesBadOptionsByName) {
     ValidateConfig c = config("silo");
     c.resolution = 5;

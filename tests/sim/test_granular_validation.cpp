@@ -100,6 +100,34 @@ TEST(GranularValidation, SandLikeGrainsPileHigherThanGlassBeadsOnARoughFloor) {
     EXPECT_GT(pile[1].fit.top, pile[0].fit.top);
 }
 
+TEST(GranularValidation, TheRoughFloorIsNoLatticeToCrystalliseOn) {
+    // On an exact square layer a poured pile of equal beads grew as a crystal (heights in steps
+    // of 0.71 d, flat terraces); each glued bead is therefore moved off its site, by up to
+    // 0.3 d in x and z, and stays on the floor inside the domain.
+    const GranularCase c = lifted_cylinder_case(4, 1.0);
+    const Params& p = c.params;
+    const Domain& dom = c.init.domain;
+    const double d = 2 * p.radius;
+    ASSERT_FALSE(c.floor.empty());
+    double sum2 = 0;
+    for (const Float4& q : c.floor) {
+        ASSERT_EQ(q.y, p.radius);
+        ASSERT_GE(q.x, dom.min.x + p.radius);
+        ASSERT_LE(q.x, dom.max.x - p.radius);
+        ASSERT_GE(q.z, dom.min.z + p.radius);
+        ASSERT_LE(q.z, dom.max.z - p.radius);
+        // Offsets from the nearest lattice site (sites at min + (k + 1/2) d).
+        const double ox = std::remainder(q.x - dom.min.x - 0.5 * d, d);
+        const double oz = std::remainder(q.z - dom.min.z - 0.5 * d, d);
+        ASSERT_LE(std::abs(ox), 0.3 * d + 1e-6);
+        ASSERT_LE(std::abs(oz), 0.3 * d + 1e-6);
+        sum2 += ox * ox + oz * oz;
+    }
+    // Uniform offsets in ±0.3 d have an RMS of 0.17 d an axis.
+    const double rms = std::sqrt(sum2 / (2.0 * double(c.floor.size())));
+    EXPECT_NEAR(rms, 0.3 * d / std::sqrt(3.0), 0.02 * d);
+}
+
 TEST(GranularValidation, APouredPileGrowsGrainByGrainOnTheRoughFloor) {
     const GranularCase c = lifted_cylinder_case(3, 1.0, Preset::Sand);
     CpuSimulator sim;
