@@ -26,6 +26,22 @@ struct FrictionRecord {
     bool empty() const { return omega.empty(); }
 };
 
+// The pass's contact memory (one ContactMemory a particle) as a record's slots (kContactSlots
+// a particle, in slot order), and back.
+inline std::vector<ContactSlot> slots_of(const std::vector<ContactMemory>& memory) {
+    std::vector<ContactSlot> slots;
+    slots.reserve(memory.size() * kContactSlots);
+    for (const ContactMemory& m : memory)
+        for (int k = 0; k < kContactSlots; ++k) slots.push_back(m.slot(k));
+    return slots;
+}
+inline std::vector<ContactMemory> memory_of(const std::vector<ContactSlot>& slots) {
+    std::vector<ContactMemory> memory(slots.size() / kContactSlots);
+    for (std::size_t i = 0; i < memory.size(); ++i)
+        for (int k = 0; k < kContactSlots; ++k) memory[i].set(k, slots[i * kContactSlots + k]);
+    return memory;
+}
+
 // Visits every array of a record as f(name, vector, entries per particle), in the order the
 // checkpoint writes them. An array the state gains is one line here (and its member above):
 // the checkpoint's section and the checks follow this list; the backends copy each array by

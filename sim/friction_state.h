@@ -25,7 +25,7 @@ class FrictionState {
     void reset(std::size_t count) {
         omega_.assign(count, Float4{});
         omega_next_.assign(count, Float4{});
-        contacts_.assign(count * kContactSlots, ContactSlot{});
+        contacts_.assign(count, ContactMemory::free_slots());
         wall_xi_.assign(count * 3, Float4{});
         collider_xi_.assign(count, Float4{});
         plate_xi_.assign(count, Float4{});
@@ -41,13 +41,13 @@ class FrictionState {
 
     const std::vector<Float4>& omega() const { return omega_; }
     const std::vector<uint32_t>& contact_info() const { return contact_info_; }
-    FrictionSnapshot snapshot() const { return {omega_, contact_info_, contacts_}; }
+    FrictionSnapshot snapshot() const { return {omega_, contact_info_, slots_of(contacts_)}; }
 
     // The state a capture carries (empty before the law first runs), and its restore: a
     // record checked by friction_record_problem, empty for zero rotation and no memory.
     FrictionRecord capture() const {
         if (omega_.empty()) return {};
-        return {omega_, contacts_, wall_xi_, collider_xi_, plate_xi_, contact_info_};
+        return {omega_, slots_of(contacts_), wall_xi_, collider_xi_, plate_xi_, contact_info_};
     }
     void restore(const FrictionRecord& r) {
         reset(0);
@@ -56,7 +56,7 @@ class FrictionState {
         fill_absent_friction_arrays(full, r.omega.size());
         omega_ = std::move(full.omega);
         omega_next_.assign(omega_.size(), Float4{});
-        contacts_ = std::move(full.contacts);
+        contacts_ = memory_of(full.contacts);
         wall_xi_ = std::move(full.wall_xi);
         collider_xi_ = std::move(full.collider_xi);
         plate_xi_ = std::move(full.plate_xi);
@@ -65,7 +65,7 @@ class FrictionState {
 
   private:
     std::vector<Float4> omega_, omega_next_;
-    std::vector<ContactSlot> contacts_;
+    std::vector<ContactMemory> contacts_;  // by id
     std::vector<Float4> wall_xi_, collider_xi_, plate_xi_;
     std::vector<uint32_t> contact_info_;
 };

@@ -9,9 +9,9 @@
 namespace plab::sim::cuda {
 
 std::size_t DeviceFrictionState::growth_bytes(std::size_t n) const {
-    return omega_.growth_bytes(n) + omega_next_.growth_bytes(n) +
-           contacts_.growth_bytes(n * sim::kContactSlots) + wall_xi_.growth_bytes(n * 3) +
-           collider_xi_.growth_bytes(n) + plate_xi_.growth_bytes(n) + contact_info_.growth_bytes(n);
+    return omega_.growth_bytes(n) + omega_next_.growth_bytes(n) + contacts_.growth_bytes(n) +
+           wall_xi_.growth_bytes(n * 3) + collider_xi_.growth_bytes(n) + plate_xi_.growth_bytes(n) +
+           contact_info_.growth_bytes(n);
 }
 
 void DeviceFrictionState::require_fits(std::size_t count) const {
@@ -28,12 +28,13 @@ bool DeviceFrictionState::restore(const FrictionRecord& record, cudaStream_t str
     // Sized and cleared as a reset does (omega_next included), then overwritten.
     const bool reallocated = reset(n, stream);
     omega_.upload(full.omega, stream);
-    contacts_.upload(full.contacts, stream);
+    const std::vector<ContactMemory> memory = memory_of(full.contacts);
+    contacts_.upload(memory, stream);
     wall_xi_.upload(full.wall_xi, stream);
     collider_xi_.upload(full.collider_xi, stream);
     plate_xi_.upload(full.plate_xi, stream);
     contact_info_.upload(full.contact_info, stream);
-    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // `full` must outlive the copies
+    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // `full`, `memory` must outlive the copies
     return reallocated;
 }
 
@@ -41,18 +42,19 @@ FrictionRecord DeviceFrictionState::capture(cudaStream_t stream) const {
     FrictionRecord r;
     if (count_ == 0) return r;
     r.omega.resize(count_);
-    r.contacts.resize(count_ * sim::kContactSlots);
     r.wall_xi.resize(count_ * 3);
     r.collider_xi.resize(count_);
     r.plate_xi.resize(count_);
     r.contact_info.resize(count_);
     omega_.download(r.omega, stream);
-    contacts_.download(r.contacts, stream);
+    std::vector<ContactMemory> memory(count_);
+    contacts_.download(memory, stream);
     wall_xi_.download(r.wall_xi, stream);
     collider_xi_.download(r.collider_xi, stream);
     plate_xi_.download(r.plate_xi, stream);
     contact_info_.download(r.contact_info, stream);
     PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    r.contacts = slots_of(memory);
     return r;
 }
 

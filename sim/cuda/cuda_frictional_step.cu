@@ -11,7 +11,6 @@ namespace plab::sim::cuda {
 
 bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
     const std::size_t n = count;
-    const std::size_t slots = n * sim::kContactSlots;
     const std::size_t growth = growth_bytes(n);
     require_free_device_memory(
         growth, "the frictional contact state of " + std::to_string(n) + " particles",
@@ -19,7 +18,7 @@ bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
     if (growth > 0) PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old buffers are freed
     omega_.resize(n);
     omega_next_.resize(n);
-    contacts_.resize(slots);
+    contacts_.resize(n);
     wall_xi_.resize(n * 3);
     collider_xi_.resize(n);
     plate_xi_.resize(n);
@@ -31,8 +30,8 @@ bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(contact_info_.data(), 0, contact_info_.bytes(), stream));
         // A free slot's partner is kFreeSlot, not zero.
         const unsigned blocks =
-            static_cast<unsigned>(std::min<std::size_t>((slots + 255) / 256, 65535));
-        clear_contact_slots_kernel<<<blocks, 256, 0, stream>>>(contacts_.data(), slots);
+            static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65535));
+        clear_contact_memory_kernel<<<blocks, 256, 0, stream>>>(contacts_.data(), n);
         PLAB_CUDA_CHECK(cudaGetLastError());
     }
     count_ = n;

@@ -20,9 +20,9 @@ namespace plab::sim::cuda {
 class DeviceFrictionState {
   public:
     // omega, omega_next, 3 wall stretches, the collider and plate stretches (7 × 16 B), the
-    // contact slots (12 × 16 B) and contact_info (4 B): 308 B a particle.
+    // contact memory (12 slots × 16 B) and contact_info (4 B): 308 B a particle.
     static constexpr std::size_t kBytesPerParticle =
-        7 * sizeof(Float4) + sim::kContactSlots * sizeof(ContactSlot) + sizeof(uint32_t);
+        7 * sizeof(Float4) + sizeof(ContactMemory) + sizeof(uint32_t);
 
     // Particles the state holds now (0 until the law first runs, and after forget()).
     std::size_t size() const { return count_; }
@@ -64,7 +64,7 @@ class DeviceFrictionState {
     std::size_t growth_bytes(std::size_t count) const;  // to hold `count` particles
 
     DeviceBuffer<Float4> omega_, omega_next_;  // by id, rad/s
-    DeviceBuffer<ContactSlot> contacts_;       // by id, kContactSlots each
+    DeviceBuffer<ContactMemory> contacts_;     // by id
     DeviceBuffer<Float4> wall_xi_;             // by id, 3 each, m
     DeviceBuffer<Float4> collider_xi_;         // by id, m
     DeviceBuffer<Float4> plate_xi_;            // by id, m

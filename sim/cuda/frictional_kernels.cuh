@@ -38,11 +38,11 @@ __global__ void PLAB_FRICTIONAL_REGISTERS frictional_kernel(StepBuffers b, Frict
     }
 }
 
-// A free contact slot (partner kFreeSlot, no stretch) in each of `n` slots.
-__global__ void clear_contact_slots_kernel(ContactSlot* slots, std::size_t n) {
+// Free slots (partner kFreeSlot, no stretch) in each of `n` particles' contact memory.
+__global__ void clear_contact_memory_kernel(ContactMemory* memory, std::size_t n) {
     for (std::size_t k = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; k < n;
          k += std::size_t{gridDim.x} * blockDim.x)
-        slots[k] = ContactSlot{};
+        memory[k] = ContactMemory::free_slots();
 }
 
 }  // namespace plab::sim::cuda

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <random>
 
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
+#include "sim/friction_record.h"
 #include "sim/presets.h"
 #include "sim/run_checks.h"
 #include "sim/scene.h"
@@ -280,6 +282,40 @@ TEST(ContactSlots, AContactKeepsItsSlotAndANewOneTakesAFreeOne) {
     for (uint32_t id = 100; id < 100 + kContactSlots - 3; ++id) EXPECT_GE(take_slot(t, id), 0);
     EXPECT_EQ(take_slot(t, 999), -1);  // all twelve hold a contact
     EXPECT_EQ(find_slot(t, 999), -1);
+}
+
+TEST(ContactSlots, TheMemoryKeepsThePartnersTogetherAndCarriesTheSlotsBothWays) {
+    const ContactMemory empty = ContactMemory::free_slots();
+    for (int k = 0; k < kContactSlots; ++k) {
+        EXPECT_EQ(empty.partner[k], kFreeSlot);
+        EXPECT_EQ(empty.slot(k).xi_x, 0.f);
+    }
+    // The twelve partners are the first 48 B (read four at a time on the device).
+    EXPECT_EQ(reinterpret_cast<const char*>(&empty.partner[0]),
+              reinterpret_cast<const char*>(&empty));
+    EXPECT_EQ(
+        reinterpret_cast<const char*>(&empty.xi[0][0]) - reinterpret_cast<const char*>(&empty),
+        static_cast<std::ptrdiff_t>(kContactSlots * sizeof(uint32_t)));
+    EXPECT_EQ(alignof(ContactMemory), 16u);
+    // Two particles' slots as a record holds them, to the memory and back unchanged.
+    std::vector<ContactSlot> slots(2 * kContactSlots);
+    for (std::size_t k = 0; k < slots.size(); ++k)
+        if (k % 3 != 0)
+            slots[k] = {0.001f * float(k), -0.002f * float(k), 0.5f / float(k + 1),
+                        static_cast<uint32_t>(100 + k)};
+    const std::vector<ContactMemory> memory = memory_of(slots);
+    ASSERT_EQ(memory.size(), 2u);
+    EXPECT_EQ(memory[1].partner[1], 100u + kContactSlots + 1);
+    EXPECT_EQ(memory[1].xi[1][0], slots[kContactSlots + 1].xi_x);
+    EXPECT_EQ(memory[0].partner[0], kFreeSlot);
+    const std::vector<ContactSlot> back = slots_of(memory);
+    ASSERT_EQ(back.size(), slots.size());
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+        EXPECT_EQ(back[k].partner, slots[k].partner) << k;
+        EXPECT_EQ(back[k].xi_x, slots[k].xi_x) << k;
+        EXPECT_EQ(back[k].xi_y, slots[k].xi_y) << k;
+        EXPECT_EQ(back[k].xi_z, slots[k].xi_z) << k;
+    }
 }
 
 TEST(ContactSlots, ABodyOfInfiniteMassMovesItsMemoryOnlyWhileTouched) {

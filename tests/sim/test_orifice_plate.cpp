@@ -74,7 +74,7 @@ struct OneBead {
     Domain d{{-0.1f, 0.f, -0.1f}, {0.1f, 0.3f, 0.1f}};
     Float4 pos, vel, sorted_pos, sorted_vel, omega, omega_next;
     uint32_t id = 0, sorted_id = 0, info = 0;
-    ContactSlot slots[kContactSlots];
+    ContactMemory contacts = ContactMemory::free_slots();
     Float4 wall_xi[3], collider_xi, plate_xi;
 
     OneBead(Vec3 start) {
@@ -104,7 +104,7 @@ struct OneBead {
         FrictionBuffers f;
         f.omega = &omega;
         f.omega_next = &omega_next;
-        f.contacts = slots;
+        f.contacts = &contacts;
         f.wall_xi = wall_xi;
         f.collider_xi = &collider_xi;
         f.plate_xi = &plate_xi;
