@@ -82,10 +82,11 @@ GranularCase column_collapse_case(double a, int resolution, int channel, Preset 
 }
 
 GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset preset,
-                                  bool rough_floor) {
+                                  bool rough_floor, uint32_t seed) {
     PLAB_REQUIRE(resolution >= 2, "a cylinder needs 2 beads across its radius");
     PLAB_REQUIRE(height_ratio >= 0.1 && height_ratio <= 10, "height ratio must be in [0.1, 10]");
     GranularCase c;
+    c.seed = seed;
     c.params = granular::case_params(preset, "angle-of-repose");
     if (preset == Preset::GlassBeads) {
         c.params.friction = kReposeReference.friction;
@@ -121,7 +122,7 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
         // (layers 0.71 d apart, flat terraces, a stepped flank: a poured pile grew that way on
         // the exact lattice), which neither a real base nor a real pile has.
         constexpr float kFloorJitter = 0.3f;
-        std::mt19937 rng(7);
+        std::mt19937 rng(7 + seed);
         std::uniform_real_distribution<float> shift(-kFloorJitter * d, kFloorJitter * d);
         const int across = static_cast<int>(std::floor(2.f * h / d));
         for (int ix = 0; ix < across; ++ix)
@@ -245,7 +246,7 @@ PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_tim
     const std::size_t target =
         static_cast<std::size_t>(std::lround(M_PI / 4.0 * double(c.init.pos.size())));
     constexpr int kPatch = 5;  // beads a side of each batch's patch
-    std::mt19937 rng(11);
+    std::mt19937 rng(11 + c.seed);
     std::uniform_real_distribution<float> jitter(-lattice_jitter(p), lattice_jitter(p));
     // The rough floor first; the pile grows on it.
     sim.reset(restart_state(c.floor, c.init.domain, p), p);

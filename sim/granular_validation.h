@@ -34,6 +34,9 @@ struct GranularCase {
     // A rough floor (lifted cylinder): one layer of beads on the floor, glued in place
     // (Params::glued_below), empty for a smooth floor.
     std::vector<Float4> floor;
+    // Seeds the rough floor's offsets and the poured beads' jitter: another seed, another pile
+    // of the same case.
+    uint32_t seed = 0;
 };
 
 // A column of aspect ratio `a` with `resolution` bead diameters across its smaller side, in a
@@ -62,9 +65,11 @@ inline constexpr ReposeReference kReposeReference{};
 // are the reference's (kReposeReference); the sand-like preset keeps its own. `rough_floor`
 // lays a layer of glued beads over the whole floor, one per diameter squared, each up to 0.3 d
 // off its square-lattice site (no regular template for the pile to crystallise on), as the
-// reference's simulation lined its base.
+// reference's simulation lined its base. `seed` (GranularCase::seed) picks the floor's offsets
+// and a poured pile's jitter.
 GranularCase lifted_cylinder_case(int resolution, double height_ratio,
-                                  Preset preset = Preset::GlassBeads, bool rough_floor = true);
+                                  Preset preset = Preset::GlassBeads, bool rough_floor = true,
+                                  uint32_t seed = 0);
 
 // Called after every Simulator::step call; an exception from it ends the run.
 using GranularHook = std::function<void()>;

@@ -37,6 +37,9 @@ struct ValidateConfig {
     // Angle of repose: pour the pile grain by grain (sim::run_poured_pile) instead of lifting
     // the settled cylinder at once.
     bool pour = false;
+    // Angle of repose: piles run one after another, each on its own floor and jitter; the
+    // mean of their angles is judged (the reference averaged six).
+    int piles = 1;
     // Column collapse, angle of repose and silo: the frictional preset (glass-beads or
     // sand-like).
     std::string preset = "glass-beads";

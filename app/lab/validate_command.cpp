@@ -40,6 +40,10 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
     c.add_flag("--pour", v.pour,
                "Angle-of-repose: pour the pile grain by grain over the axis (as from a funnel) "
                "instead of lifting the settled cylinder at once");
+    c.add_option("--piles", v.piles,
+                 "Angle-of-repose: piles to run, each on its own floor and jitter; their mean "
+                 "angle is judged")
+        ->capture_default_str();
     c.add_option("--preset", v.preset,
                  "Column-collapse, angle-of-repose and silo: glass-beads or sand-like")
         ->capture_default_str();

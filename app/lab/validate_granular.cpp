@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
@@ -102,45 +104,69 @@ bool validate_column_collapse(const ValidateConfig& c, sim::Simulator& sim, std:
 bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     const int res = c.resolution > 0 ? c.resolution : 10;
     PLAB_REQUIRE(res >= 2 && res <= 200, "--resolution must be in [2, 200] for angle-of-repose");
+    PLAB_REQUIRE(c.piles >= 1 && c.piles <= 100, "--piles must be in [1, 100]");
     const sim::Preset preset = granular_preset(c);
     const auto path = c.out / "angle_of_repose.csv";
     require_writable(path);
-    const sim::GranularCase gc = sim::lifted_cylinder_case(res, 1.0, preset);
+    const sim::GranularCase first = sim::lifted_cylinder_case(res, 1.0, preset);
     if (c.pour)
-        out << "angle of repose: about " << std::lround(M_PI / 4.0 * double(gc.init.pos.size()))
+        out << "angle of repose: about " << std::lround(M_PI / 4.0 * double(first.init.pos.size()))
             << " beads (a cylinder " << res << " beads in radius) poured 25 at a time over the "
-            << "axis, on a rough floor of " << gc.floor.size() << " glued beads; against "
+            << "axis, on a rough floor of " << first.floor.size() << " glued beads; against "
             << sim::kReposeReference.source << "\n";
     else
         out << "angle of repose: a cylinder " << res << " beads in radius and as high, cut from "
-            << gc.init.pos.size() << " beads settled in a box, then lifted, on a rough floor of "
-            << gc.floor.size() << " glued beads; against " << sim::kReposeReference.source << "\n";
-    require_supported(sim, gc.params);
-    describe(c, gc.params, out);
-    const sim::PileResult r =
-        c.pour ? sim::run_poured_pile(sim, gc, kMaxTime, 0.025, stop_when_interrupted)
-               : sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
+            << first.init.pos.size() << " beads settled in a box, then lifted, on a rough floor of "
+            << first.floor.size() << " glued beads; against " << sim::kReposeReference.source
+            << "\n";
+    require_supported(sim, first.params);
+    describe(c, first.params, out);
+    // Each pile on its own floor and with its own jitter (seeds 0, 1, ...); the reference's
+    // angle is a mean over six piles, and one pile's avalanches scatter by degrees.
+    std::vector<double> angles;
+    sim::PileResult shown;  // the first pile's profile goes to the CSV
+    bool sound = true;
+    for (int k = 0; k < c.piles; ++k) {
+        const sim::GranularCase gc =
+            k == 0 ? first : sim::lifted_cylinder_case(res, 1.0, preset, true, uint32_t(k));
+        const sim::PileResult r =
+            c.pour ? sim::run_poured_pile(sim, gc, kMaxTime, 0.025, stop_when_interrupted)
+                   : sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
+        sound = sound && r.non_finite == 0 && r.fit.rings >= 2;
+        angles.push_back(r.fit.angle_deg);
+        if (c.piles > 1) out << "pile " << k + 1 << " of " << c.piles << ": ";
+        out << format_numbers(
+                   "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "
+                   "after %.2f s",
+                   1000 * r.fit.top, r.fit.rings, r.fit.angle_deg, r.t_stop)
+            << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "")
+            << "\n";
+        if (k == 0) shown = r;
+    }
+    double mean = 0, var = 0;
+    for (double a : angles) mean += a / double(angles.size());
+    for (double a : angles) var += (a - mean) * (a - mean);
+    const double sd = angles.size() > 1 ? std::sqrt(var / double(angles.size() - 1)) : 0.0;
+    std::string list;
+    for (double a : angles) list += (list.empty() ? "" : ";") + format_numbers("%.3f", a);
     std::ostringstream f;
-    f << "# case=angle_of_repose resolution=" << res << " particles=" << r.particles
-      << " settled_in_box=" << gc.init.pos.size() << " glued_floor=" << gc.floor.size()
+    f << "# case=angle_of_repose resolution=" << res << " particles=" << shown.particles
+      << " settled_in_box=" << first.init.pos.size() << " glued_floor=" << first.floor.size()
       << " formed=" << (c.pour ? "poured" : "lifted") << " preset=" << c.preset
       << " backend=" << sim::backend_name(sim.backend())
-      << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", r.fit.angle_deg,
-                        sim::kReposeReference.angle_deg, r.fit.top)
-      << "\nr_m,h_m,fitted\n";
-    for (std::size_t k = 0; k < r.profile.r.size(); ++k) {
-        const double h = r.profile.h[k];
-        const bool fitted = h >= 0.2 * r.fit.top && h <= 0.8 * r.fit.top;
-        f << r.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
+      << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", shown.fit.angle_deg,
+                        sim::kReposeReference.angle_deg, shown.fit.top)
+      << " piles=" << c.piles << " angles_deg=" << list
+      << format_numbers(" mean_deg=%.3f sd_deg=%.3f", mean, sd) << "\nr_m,h_m,fitted\n";
+    for (std::size_t k = 0; k < shown.profile.r.size(); ++k) {
+        const double h = shown.profile.h[k];
+        const bool fitted = h >= 0.2 * shown.fit.top && h <= 0.8 * shown.fit.top;
+        f << shown.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
     }
     write_whole_file(path, f.str());
-    const double err = r.fit.angle_deg - sim::kReposeReference.angle_deg;
-    const bool sound = r.non_finite == 0 && r.fit.rings >= 2;
-    out << format_numbers(
-               "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "
-               "after %.2f s",
-               1000 * r.fit.top, r.fit.rings, r.fit.angle_deg, r.t_stop)
-        << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "") << "\n";
+    if (c.piles > 1)
+        out << format_numbers("mean over %.0f piles: %.1f deg (standard deviation %.1f deg)\n",
+                              c.piles, mean, sd);
     // The reference is glass beads with their coefficients; the sand-like preset has its own
     // and no experiment here to be held against.
     if (preset != sim::Preset::GlassBeads) {
@@ -149,6 +175,7 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
             << path.string() << "\n";
         return sound;
     }
+    const double err = mean - sim::kReposeReference.angle_deg;
     const bool pass = sound && std::abs(err) <= 2.0;
     out << format_numbers("angle error %+.1f deg (threshold 2 deg): ", err)
         << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";

@@ -163,6 +163,29 @@ TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     std::filesystem::remove_all(c.out);
 }
 
+TEST(Validate, SeveralPilesAreRunAndTheirMeanAngleIsJudged) {
+    ValidateConfig c = config("angle-of-repose");
+    c.resolution = 3;
+    c.piles = 0;
+    EXPECT_NE(error_of(c).find("--piles must be in [1, 100]"), std::string::npos);
+    c.piles = 2;
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want :
+         {"pile 1 of 2: pile", "pile 2 of 2: pile", "mean over 2 piles:", "threshold 2 deg"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "angle_of_repose.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta;
+    std::getline(csv, meta);
+    EXPECT_NE(meta.find(" piles=2 angles_deg="), std::string::npos) << meta;
+    const auto list = meta.find("angles_deg=");
+    EXPECT_NE(meta.find(';', list), std::string::npos) << "two angles in " << meta;
+    EXPECT_NE(meta.find(" mean_deg="), std::string::npos) << meta;
+    std::filesystem::remove_all(c.out);
+}
+
 TEST(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
     ValidateConfig c = config("angle-of-repose");
     c.resolution = 3;

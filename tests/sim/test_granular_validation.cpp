@@ -126,6 +126,18 @@ TEST(GranularValidation, TheRoughFloorIsNoLatticeToCrystalliseOn) {
     // Uniform offsets in ±0.3 d have an RMS of 0.17 d an axis.
     const double rms = std::sqrt(sum2 / (2.0 * double(c.floor.size())));
     EXPECT_NEAR(rms, 0.3 * d / std::sqrt(3.0), 0.02 * d);
+    // Another seed, another floor of as many beads (another pile of the same case); the same
+    // seed, the same floor.
+    const GranularCase other = lifted_cylinder_case(4, 1.0, Preset::GlassBeads, true, 1);
+    const GranularCase again = lifted_cylinder_case(4, 1.0);
+    ASSERT_EQ(other.floor.size(), c.floor.size());
+    std::size_t moved = 0;
+    for (std::size_t k = 0; k < c.floor.size(); ++k) {
+        moved += other.floor[k].x != c.floor[k].x ? 1 : 0;
+        ASSERT_EQ(again.floor[k].x, c.floor[k].x);
+        ASSERT_EQ(again.floor[k].z, c.floor[k].z);
+    }
+    EXPECT_GT(moved, c.floor.size() / 2);
 }
 
 TEST(GranularValidation, APouredPileGrowsGrainByGrainOnTheRoughFloor) {
