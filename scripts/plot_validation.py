@@ -12,8 +12,9 @@ validate CASE --out RESULT_DIR`. Writes
                        and the depths the check uses marked;
   column_collapse.png  normalised runout (Linf - L0)/L0 against the aspect ratio a, one
                        series per result, with Lajeunesse et al.'s (2005) law and +-15%;
-  angle_of_repose.png  the pile's surface height against the distance from its axis, one
-                       line per result, with the fitted flank and the measured repose angle;
+  angle_of_repose.png  the pile's surface height against the distance from its axis (a
+                       heap's left flank at negative distances), one line per result, with
+                       the fitted flanks and the measured repose angle;
   silo.png             the discharged mass against time for every orifice (left) and the
                        fitted flow W against (D - 1.5 d)^(5/2) with Beverloo's law for
                        C = 0.5, 0.58 and 0.65 (right), one series per result.
@@ -176,10 +177,13 @@ def plot_column_collapse(results, out, plt):
 def plot_angle_of_repose(results, out, plt):
     fig, ax = plt.subplots(figsize=(7, 5))
     for meta, rows in results:
-        rows = [r for r in rows if r["h_m"] > 0]
-        angle = float(meta.get("angle_deg", "nan"))
+        rows = sorted((r for r in rows if r["h_m"] > 0), key=lambda r: r["r_m"])
+        # Several piles: the profile is the first one's, the angle their mean.
+        piles = int(meta.get("piles", "1"))
+        angle = float(meta.get("mean_deg" if piles > 1 else "angle_deg", "nan"))
+        of = f" (mean of {piles})" if piles > 1 else ""
         line, = ax.plot([r["r_m"] for r in rows], [r["h_m"] for r in rows], ".-",
-                        label=f"{meta.get('preset', '?')}, {label(meta)}: {angle:.1f}°")
+                        label=f"{meta.get('preset', '?')}, {label(meta)}: {angle:.1f}°{of}")
         fitted = [r for r in rows if r["fitted"] > 0]
         ax.plot([r["r_m"] for r in fitted], [r["h_m"] for r in fitted], "o",
                 color=line.get_color(), fillstyle="none")
@@ -187,11 +191,13 @@ def plot_angle_of_repose(results, out, plt):
         top = float(meta.get("top_m", "nan"))
         if rows and ref == ref and top == top:
             slope = math.tan(math.radians(ref))
-            ax.plot([0, top / slope], [top, 0], "k--", linewidth=1)
+            # A heap (formed=heap) has a flank on either side, the left one at negative r.
+            for side in (1, -1) if meta.get("formed") == "heap" else (1,):
+                ax.plot([0, side * top / slope], [top, 0], "k--", linewidth=1)
     ax.plot([], [], "k--", label="measured repose angle through the top")
-    ax.set_xlabel("distance from the axis (m)")
+    ax.set_xlabel("distance from the axis (m; a heap's left flank negative)")
     ax.set_ylabel("surface height (m)")
-    ax.set_title("Angle of repose: pile profile (circles: fitted)")
+    ax.set_title("Angle of repose: pile and heap profiles (circles: fitted)")
     return finish(fig, [ax], out, "angle_of_repose.png")
 
 

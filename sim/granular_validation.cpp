@@ -44,6 +44,40 @@ double column_height(const Snapshot& s, const Params& p) {
     return y[y.size() * 99 / 100] + p.radius;
 }
 
+// The rough floor over [-hx, hx] × [-hz, hz]: one glued bead per diameter squared, touching
+// the floor, each moved off its square-lattice site by up to kFloorJitter d in x and z. A
+// regular layer is a template on which equal beads stack into a crystal (layers 0.71 d apart,
+// flat terraces, a stepped flank: a poured pile grew that way on the exact lattice), which
+// neither a real base nor a real pile has.
+std::vector<Float4> glued_layer(float hx, float hz, const Params& p, uint32_t seed) {
+    constexpr float kFloorJitter = 0.3f;
+    const float d = 2.f * p.radius;
+    std::mt19937 rng(7 + seed);
+    std::uniform_real_distribution<float> shift(-kFloorJitter * d, kFloorJitter * d);
+    const int across_x = static_cast<int>(std::floor(2.f * hx / d));
+    const int across_z = static_cast<int>(std::floor(2.f * hz / d));
+    std::vector<Float4> floor;
+    for (int ix = 0; ix < across_x; ++ix)
+        for (int iz = 0; iz < across_z; ++iz) {
+            const float x = -hx + (ix + 0.5f) * d + shift(rng);
+            const float z = -hz + (iz + 0.5f) * d + shift(rng);
+            floor.push_back({std::clamp(x, -hx + p.radius, hx - p.radius), p.radius,
+                             std::clamp(z, -hz + p.radius, hz - p.radius), 0.f});
+        }
+    return floor;
+}
+
+// The reference's coefficients for glass beads (kReposeReference); other presets keep theirs.
+Params repose_params(Preset preset) {
+    Params p = granular::case_params(preset, "angle-of-repose");
+    if (preset == Preset::GlassBeads) {
+        p.friction = kReposeReference.friction;
+        p.wall_friction = kReposeReference.wall_friction;
+        p.rolling_friction = kReposeReference.rolling_friction;
+    }
+    return p;
+}
+
 }  // namespace
 
 double lajeunesse_runout(double a) {
@@ -87,12 +121,7 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
     PLAB_REQUIRE(height_ratio >= 0.1 && height_ratio <= 10, "height ratio must be in [0.1, 10]");
     GranularCase c;
     c.seed = seed;
-    c.params = granular::case_params(preset, "angle-of-repose");
-    if (preset == Preset::GlassBeads) {
-        c.params.friction = kReposeReference.friction;
-        c.params.wall_friction = kReposeReference.wall_friction;
-        c.params.rolling_friction = kReposeReference.rolling_friction;
-    }
+    c.params = repose_params(preset);
     const Params& p = c.params;
     const double s = lattice_spacing(p);
     c.l0 = resolution * s;
@@ -117,21 +146,7 @@ GranularCase lifted_cylinder_case(int resolution, double height_ratio, Preset pr
         b.min.y += d;
         b.max.y += d;
         scene.domain.max.y += d;
-        // Each glued bead is moved off its square-lattice site by up to kFloorJitter d in x
-        // and z: a regular layer is a template on which equal beads stack into a crystal
-        // (layers 0.71 d apart, flat terraces, a stepped flank: a poured pile grew that way on
-        // the exact lattice), which neither a real base nor a real pile has.
-        constexpr float kFloorJitter = 0.3f;
-        std::mt19937 rng(7 + seed);
-        std::uniform_real_distribution<float> shift(-kFloorJitter * d, kFloorJitter * d);
-        const int across = static_cast<int>(std::floor(2.f * h / d));
-        for (int ix = 0; ix < across; ++ix)
-            for (int iz = 0; iz < across; ++iz) {
-                const float x = -h + (ix + 0.5f) * d + shift(rng);
-                const float z = -h + (iz + 0.5f) * d + shift(rng);
-                c.floor.push_back({std::clamp(x, -h + p.radius, h - p.radius), p.radius,
-                                   std::clamp(z, -h + p.radius, h - p.radius), 0.f});
-            }
+        c.floor = glued_layer(h, h, p, seed);
     }
     scene.blocks.push_back(b);
     // The square block the cylinder is cut from once it has settled (run_lifted_cylinder).
@@ -236,49 +251,59 @@ void finish_pile(Simulator& sim, const GranularCase& c, double max_time,
     r.fit = fit_flank(r.profile, 0.2, 0.8);
 }
 
-}  // namespace
+// A pour: every `batch_time` s a block of nx × nz beads, `layers` deep (spacing 1.1 d, at rest,
+// jittered), is placed around the vertical axis x = z = 0 with its lowest layer at `release`
+// (m, centres), or two diameters above the highest bead within `reach_x`, `reach_z` of the axis
+// when that is higher; until `target` beads. Starts from the rough floor alone; the state,
+// contact memory included, carries on across the batches. Returns the beads poured (fewer
+// when a bead stopped being finite).
+struct Pour {
+    int nx = 5, nz = 5, layers = 1;
+    float release = 0, reach_x = 0, reach_z = 0;  // m
+    double batch_time = 0.025;                    // s
+    std::size_t target = 0;
+};
 
-PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
-                           double batch_time, const GranularHook& after_step) {
+std::size_t pour(Simulator& sim, const GranularCase& c, const Pour& how,
+                 const GranularHook& after_step) {
     const Params& p = c.params;
-    PLAB_REQUIRE(batch_time > 0, "the pour needs a positive time between batches");
+    PLAB_REQUIRE(how.batch_time > 0, "the pour needs a positive time between batches");
     const float d = 2.f * p.radius, gap = 1.1f * d;
-    const std::size_t target =
-        static_cast<std::size_t>(std::lround(M_PI / 4.0 * double(c.init.pos.size())));
-    constexpr int kPatch = 5;  // beads a side of each batch's patch
     std::mt19937 rng(11 + c.seed);
     std::uniform_real_distribution<float> jitter(-lattice_jitter(p), lattice_jitter(p));
-    // The rough floor first; the pile grows on it.
     sim.reset(restart_state(c.floor, c.init.domain, p), p);
     const std::size_t glued = c.floor.size();
     const double step_time = granular::call_time(p);
-    const int calls_per_batch = std::max(1, static_cast<int>(std::lround(batch_time / step_time)));
-    PileResult r;
-    while (r.particles < target) {
+    const int calls_per_batch =
+        std::max(1, static_cast<int>(std::lround(how.batch_time / step_time)));
+    const float highest = c.init.domain.max.y - p.radius - (how.layers - 1) * gap;
+    std::size_t poured = 0;
+    while (poured < how.target) {
         InitialState s = sim.capture_state();
-        // The highest bead near the axis sets where the next patch starts.
+        // The highest bead near the axis sets where the next block starts.
         float top = c.init.domain.min.y + (glued > 0 ? d : 0.f);
         for (const Float4& q : s.pos)
-            if (std::isfinite(q.y) && std::abs(q.x) < 3 * d && std::abs(q.z) < 3 * d)
+            if (std::isfinite(q.y) && std::abs(q.x) < how.reach_x && std::abs(q.z) < how.reach_z)
                 top = std::max(top, q.y + p.radius);
-        const float y = std::min(top + 2 * d, c.init.domain.max.y - p.radius);
+        const float y = std::min(std::max(how.release, top + 2 * d), highest);
         const std::size_t n = s.pos.size();
         std::size_t added = 0;
-        for (int ix = 0; ix < kPatch && r.particles + added < target; ++ix)
-            for (int iz = 0; iz < kPatch && r.particles + added < target; ++iz) {
-                const float x = (ix - 0.5f * (kPatch - 1)) * gap + jitter(rng);
-                const float z = (iz - 0.5f * (kPatch - 1)) * gap + jitter(rng);
-                s.pos.push_back({x, y + jitter(rng), z, 0.f});
-                s.vel.push_back({});
-                if (!s.order.empty()) s.order.push_back(static_cast<uint32_t>(n + added));
-                ++added;
-            }
+        for (int iy = 0; iy < how.layers; ++iy)
+            for (int ix = 0; ix < how.nx && poured + added < how.target; ++ix)
+                for (int iz = 0; iz < how.nz && poured + added < how.target; ++iz) {
+                    const float x = (ix - 0.5f * (how.nx - 1)) * gap + jitter(rng);
+                    const float z = (iz - 0.5f * (how.nz - 1)) * gap + jitter(rng);
+                    s.pos.push_back({x, y + iy * gap + jitter(rng), z, 0.f});
+                    s.vel.push_back({});
+                    if (!s.order.empty()) s.order.push_back(static_cast<uint32_t>(n + added));
+                    ++added;
+                }
         // New ids at the end: no rotation, no remembered contact.
         if (!s.friction.empty())
             for_each_friction_array(s.friction, [&](const char*, auto& v, std::size_t k) {
                 v.resize((n + added) * k);
             });
-        r.particles += added;
+        poured += added;
         sim.reset(s, p);
         for (int k = 0; k < calls_per_batch; ++k) {
             sim.step(p);
@@ -286,7 +311,95 @@ PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_tim
         }
         if (sim.stats(p).non_finite > 0) break;
     }
+    return poured;
+}
+
+}  // namespace
+
+PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
+                           double batch_time, const GranularHook& after_step) {
+    const float d = 2.f * c.params.radius;
+    Pour how;  // patches of 5×5 over the axis, just above the pile
+    how.reach_x = how.reach_z = 3 * d;
+    how.batch_time = batch_time;
+    how.target = static_cast<std::size_t>(std::lround(M_PI / 4.0 * double(c.init.pos.size())));
+    PileResult r;
+    r.particles = pour(sim, c, how, after_step);
     finish_pile(sim, c, max_time, after_step, r);
+    return r;
+}
+
+GranularCase heap_case(int depth, Preset preset, uint32_t seed) {
+    PLAB_REQUIRE(depth >= 3 && depth <= 200, "a heap's channel must be 3 to 200 beads deep");
+    GranularCase c;
+    c.seed = seed;
+    c.params = repose_params(preset);
+    c.params.glued_below = 1.5f * c.params.radius;
+    const Params& p = c.params;
+    const double d = 2.0 * p.radius, scale = depth / kReferenceHeap.depth;
+    c.width = depth * d;
+    c.l0 = kReferenceHeap.slot * scale * d;
+    c.h0 = kReferenceHeap.drop * scale * d;
+    c.beads = static_cast<std::size_t>(std::lround(kReferenceHeap.beads * scale * scale * scale));
+    const auto hx = static_cast<float>(0.5 * kReferenceHeap.width * scale * d);
+    const auto hz = static_cast<float>(0.5 * c.width);
+    // Above the floor's layer: the slot's height, a block of 4 layers and room to spare.
+    const auto top = static_cast<float>(d + c.h0 + 6 * d);
+    c.init = restart_state({}, Domain{{-hx, 0.f, -hz}, {hx, top, hz}}, p);
+    c.floor = glued_layer(hx, hz, p, seed);
+    return c;
+}
+
+HeapProfile heap_profile(const Snapshot& s, const Params& p, const Domain& d) {
+    // Heights from the top of a rough floor's layer, whose beads are not the heap.
+    const double base = d.min.y + (p.glued_below > 0.f ? 2.0 * p.radius : 0.0);
+    const double column = 2.0 * p.radius;
+    const double reach = std::max(-d.min.x, d.max.x);
+    const auto columns = static_cast<std::size_t>(std::ceil(reach / column));
+    HeapProfile prof;
+    for (PileProfile* side : {&prof.left, &prof.right}) {
+        side->r.resize(columns);
+        side->h.assign(columns, 0);
+        for (std::size_t k = 0; k < columns; ++k) side->r[k] = (k + 0.5) * column;
+    }
+    for (const Float4& q : s.pos) {
+        if (!std::isfinite(q.x) || !std::isfinite(q.y) || !std::isfinite(q.z)) continue;
+        if (glued(q, p, d)) continue;
+        PileProfile& side = q.x < 0.f ? prof.left : prof.right;
+        const auto k = static_cast<std::size_t>(std::abs(double(q.x)) / column);
+        if (k < columns) side.h[k] = std::max(side.h[k], double(q.y) + p.radius - base);
+    }
+    return prof;
+}
+
+HeapResult run_poured_heap(Simulator& sim, const GranularCase& c, double max_time,
+                           const GranularHook& after_step) {
+    const Params& p = c.params;
+    PLAB_REQUIRE(c.beads > 0 && c.width > 0 && c.l0 > 0, "not a heap case (sim::heap_case)");
+    const float d = 2.f * p.radius, gap = 1.1f * d;
+    Pour how;
+    // The slot's footprint: as many beads as fit 1.1 d apart, within the slot's width and
+    // clear of the front and back walls (with the jitter).
+    const float jitter = lattice_jitter(p);
+    how.nx = 1 + static_cast<int>(std::floor((c.l0 - d) / gap));
+    how.nz = 1 + static_cast<int>(std::floor((c.width - d - 2 * jitter) / gap));
+    how.layers = 4;
+    how.release = static_cast<float>(c.init.domain.min.y + d + c.h0);
+    how.reach_x = static_cast<float>(0.5 * c.l0);
+    how.reach_z = static_cast<float>(c.width);
+    // The block's top layer falls clear of where the next block's bottom layer starts.
+    how.batch_time = std::sqrt(2.0 * how.layers * gap / granular::kG);
+    how.target = c.beads;
+    HeapResult r;
+    r.particles = pour(sim, c, how, after_step);
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    r.t_stop = t;
+    r.came_to_rest = rest;
+    r.non_finite = sim.stats(p).non_finite;
+    r.profile = heap_profile(sim.download(), p, c.init.domain);
+    r.left = fit_flank(r.profile.left, 0.2, 0.8);
+    r.right = fit_flank(r.profile.right, 0.2, 0.8);
+    r.angle_deg = 0.5 * (r.left.angle_deg + r.right.angle_deg);
     return r;
 }
 

@@ -10,6 +10,8 @@
 // Lifted cylinder: beads settle in a square box on the floor, the cylinder inscribed in it is
 // kept (the others are taken away), the cylinder goes, and the pile's flank is fitted for its
 // angle.
+// Heap: the reference's piling test, a quasi-2D heap poured through a slot into a narrow
+// channel, both flanks fitted as seen through the front wall.
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -37,6 +39,8 @@ struct GranularCase {
     // Seeds the rough floor's offsets and the poured beads' jitter: another seed, another pile
     // of the same case.
     uint32_t seed = 0;
+    // Heap: the beads poured (the case starts from the rough floor alone, init.pos empty).
+    std::size_t beads = 0;
 };
 
 // A column of aspect ratio `a` with `resolution` bead diameters across its smaller side, in a
@@ -46,16 +50,17 @@ GranularCase column_collapse_case(double a, int resolution, int channel,
                                   Preset preset = Preset::GlassBeads);
 
 // The glass-bead pile the angle-of-repose case reproduces: Sunday, Murdoch, Tardivel, Schwartz
-// & Michel, MNRAS 498, 1062 (2020), soda-lime glass beads of 1 mm poured into a conical pile,
-// measured 25.2 ± 0.8° (six piles), and the DEM coefficients their simulation reproduced it
-// with: sliding friction 0.16 bead on bead and 0.45 bead on the base, rolling resistance 0.09
-// with the same torque law as ours (μ_r·R_eff·F_n).
+// & Michel, MNRAS 498, 1062 (2020), soda-lime glass beads of 1 mm poured from a hopper into a
+// heap in a narrow channel (HeapShape), measured 25.2 ± 0.8° (six heaps), and the DEM
+// coefficients their simulation reproduced it with: sliding friction 0.16 bead on bead and
+// 0.45 bead on wall (the channel's plates; the floor is lined with fixed beads), rolling
+// resistance 0.09 with the same torque law as ours (μ_r·R_eff·F_n).
 struct ReposeReference {
     double angle_deg = 25.2, spread_deg = 0.8;
     float friction = 0.16f, wall_friction = 0.45f, rolling_friction = 0.09f;
     const char* source =
         "Sunday, Murdoch, Tardivel, Schwartz & Michel, MNRAS 498, 1062 (2020): glass beads of "
-        "1 mm, repose angle 25.2 +- 0.8 deg; DEM mu_s 0.16 (bead), 0.45 (base), mu_r 0.09";
+        "1 mm, repose angle 25.2 +- 0.8 deg; DEM mu_s 0.16 (bead), 0.45 (wall), mu_r 0.09";
 };
 inline constexpr ReposeReference kReposeReference{};
 
@@ -70,6 +75,25 @@ inline constexpr ReposeReference kReposeReference{};
 GranularCase lifted_cylinder_case(int resolution, double height_ratio,
                                   Preset preset = Preset::GlassBeads, bool rough_floor = true,
                                   uint32_t seed = 0);
+
+// The reference's piling test in bead diameters d, as the Project Chrono GPU demo that
+// reproduces it sets it up (the paper's own tables are not at hand here): beads run out of a
+// hopper through a slot 13 d wide, across the whole depth, 56 d above the floor, into a
+// channel 177 d wide and 18 d deep between a front and a back plate (bead on plate: the
+// reference's 0.45), and heap up on a floor lined with fixed beads; 49,000 beads. The angle
+// the reference measured is this heap's, both flanks fitted in side views, not a cone's.
+struct HeapShape {
+    double width = 177, depth = 18, slot = 13, drop = 56;  // d
+    double beads = 49000;
+};
+inline constexpr HeapShape kReferenceHeap{};
+
+// The heap `depth` beads deep across the channel (18: the reference's size); its other lengths
+// scale with the depth and its bead count with the depth cubed. Coefficients and rough floor
+// as in lifted_cylinder_case (glass beads take the reference's; `seed` picks the floor's
+// offsets and the pour's jitter). The domain is centred on the slot in x and z; `width` holds
+// the channel's depth, `l0` the slot's width and `h0` its height above the floor (m).
+GranularCase heap_case(int depth, Preset preset = Preset::GlassBeads, uint32_t seed = 0);
 
 // Called after every Simulator::step call; an exception from it ends the run.
 using GranularHook = std::function<void()>;
@@ -130,5 +154,32 @@ PileResult run_lifted_cylinder(Simulator& sim, const GranularCase& c, double max
 // Then runs until at rest (at most `max_time` s after the last batch) and measures the pile.
 PileResult run_poured_pile(Simulator& sim, const GranularCase& c, double max_time,
                            double batch_time = 0.025, const GranularHook& after_step = {});
+
+// The heap's surface as seen through the channel's front wall: the highest bead top in each
+// column one diameter wide along x, on either side of the slot's axis (x = 0), `r` the
+// column's distance from it.
+struct HeapProfile {
+    PileProfile left, right;
+};
+HeapProfile heap_profile(const Snapshot& s, const Params& p, const Domain& d);
+
+struct HeapResult {
+    HeapProfile profile;
+    FlankFit left, right;  // each flank between 20% and 80% of the top
+    double angle_deg = 0;  // the two flanks' mean
+    double t_stop = 0;     // s after the last batch
+    bool came_to_rest = false;
+    std::size_t non_finite = 0;
+    std::size_t particles = 0;
+};
+
+// Pours the heap (heap_case) as from the reference's hopper: every batch, a block of beads
+// filling the slot's footprint across the channel, 4 layers deep (spacing 1.1 d, at rest, the
+// lowest layer at the slot's height, or two diameters above the highest bead under the slot
+// once the heap reaches that), the next batch once the block has fallen clear of where it
+// started; until `c.beads`. Then runs until at rest (at most `max_time` s) and measures both
+// flanks.
+HeapResult run_poured_heap(Simulator& sim, const GranularCase& c, double max_time,
+                           const GranularHook& after_step = {});
 
 }  // namespace plab::sim

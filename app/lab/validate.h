@@ -37,6 +37,10 @@ struct ValidateConfig {
     // Angle of repose: pour the pile grain by grain (sim::run_poured_pile) instead of lifting
     // the settled cylinder at once.
     bool pour = false;
+    // Angle of repose: the reference's own piling test instead, a quasi-2D heap poured through
+    // a slot into a channel (sim::run_poured_heap); `resolution` is then the channel's depth
+    // in beads (18: the reference's size, 9 by default).
+    bool heap = false;
     // Angle of repose: piles run one after another, each on its own floor and jitter; the
     // mean of their angles is judged (the reference averaged six).
     int piles = 1;

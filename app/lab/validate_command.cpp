@@ -17,11 +17,13 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
                  "dam-break, hydrostatic, column-collapse, angle-of-repose or silo")
         ->required();
     c.add_option("--backend", backend_, "auto, cpu or cuda")->capture_default_str();
-    c.add_option("--resolution", v.resolution,
-                 "Particles across the column width (dam break) or the tank (hydrostatic), "
-                 "default 40; beads across the column's smaller side (column-collapse, default "
-                 "6), the cylinder's radius (angle-of-repose, default 10) or the silo's width "
-                 "(silo, default 14); 0: the default")
+    c.add_option(
+         "--resolution", v.resolution,
+         "Particles across the column width (dam break) or the tank (hydrostatic), "
+         "default 40; beads across the column's smaller side (column-collapse, default "
+         "6), the cylinder's radius (angle-of-repose, default 10; with --heap the channel's "
+         "depth, default 9) or the silo's width "
+         "(silo, default 14); 0: the default")
         ->capture_default_str();
     c.add_option("--aspect", v.aspects,
                  "Column-collapse: the aspect ratios H0/L0 to run (comma-separated)")
@@ -40,6 +42,10 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
     c.add_flag("--pour", v.pour,
                "Angle-of-repose: pour the pile grain by grain over the axis (as from a funnel) "
                "instead of lifting the settled cylinder at once");
+    c.add_flag("--heap", v.heap,
+               "Angle-of-repose: the reference's piling test, a quasi-2D heap poured through a "
+               "slot into a channel; --resolution is the channel's depth in beads (18: the "
+               "reference's size; default 9)");
     c.add_option("--piles", v.piles,
                  "Angle-of-repose: piles to run, each on its own floor and jitter; their mean "
                  "angle is judged")

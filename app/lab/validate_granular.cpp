@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -101,10 +102,125 @@ bool validate_column_collapse(const ValidateConfig& c, sim::Simulator& sim, std:
     return pass;
 }
 
+namespace {
+
+// The angles of several piles: their mean, sample standard deviation and a list for the CSV.
+struct Angles {
+    std::vector<double> each;
+    double mean() const {
+        double m = 0;
+        for (double a : each) m += a / double(each.size());
+        return m;
+    }
+    double sd() const {
+        if (each.size() < 2) return 0;
+        double var = 0;
+        for (double a : each) var += (a - mean()) * (a - mean());
+        return std::sqrt(var / double(each.size() - 1));
+    }
+    std::string list() const {
+        std::string l;
+        for (double a : each) l += (l.empty() ? "" : ";") + format_numbers("%.3f", a);
+        return l;
+    }
+};
+
+// Writes the CSV, prints the mean over piles and judges it against the reference (glass beads
+// only: the sand-like preset has its own coefficients and no experiment here to be held
+// against). `sound`: every pile stayed finite and had flanks to fit.
+bool judge_repose(const ValidateConfig& c, sim::Preset preset, const Angles& angles, bool sound,
+                  const std::filesystem::path& path, const std::string& csv, std::ostream& out) {
+    write_whole_file(path, csv);
+    if (c.piles > 1)
+        out << format_numbers("mean over %.0f piles: %.1f deg (standard deviation %.1f deg)\n",
+                              c.piles, angles.mean(), angles.sd());
+    if (preset != sim::Preset::GlassBeads) {
+        out << "no reference for the " << c.preset << " preset's coefficients: "
+            << (sound ? "not judged" : "FAIL (no flank to fit or non-finite beads)") << "\nwrote "
+            << path.string() << "\n";
+        return sound;
+    }
+    const double err = angles.mean() - sim::kReposeReference.angle_deg;
+    const bool pass = sound && std::abs(err) <= 2.0;
+    out << format_numbers("angle error %+.1f deg (threshold 2 deg): ", err)
+        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
+    return pass;
+}
+
+// The reference's piling test: heaps poured through a slot into a narrow channel.
+bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    const int depth = c.resolution > 0 ? c.resolution : 9;
+    PLAB_REQUIRE(depth >= 3 && depth <= 200,
+                 "--resolution must be in [3, 200] for angle-of-repose --heap (the channel's "
+                 "depth in beads)");
+    const sim::Preset preset = granular_preset(c);
+    const auto path = c.out / "angle_of_repose.csv";
+    require_writable(path);
+    const sim::GranularCase first = sim::heap_case(depth, preset);
+    // The box in bead diameters, as the reference gives it, scaled by the depth.
+    const sim::HeapShape& ref = sim::kReferenceHeap;
+    const double scale = depth / ref.depth;
+    out << "angle of repose: the reference's piling test, " << first.beads
+        << format_numbers(
+               " beads poured through a slot %.3g beads wide, %.3g above the floor, into a "
+               "channel %.4g beads wide and %.0f deep",
+               ref.slot * scale, ref.drop * scale, ref.width * scale, double(depth))
+        << (depth == int(sim::kReferenceHeap.depth) ? " (the reference's size)" : "")
+        << ", on a rough floor of " << first.floor.size() << " glued beads; against "
+        << sim::kReposeReference.source << "\n";
+    require_supported(sim, first.params);
+    describe(c, first.params, out);
+    Angles angles;
+    sim::HeapResult shown;  // the first heap's profile goes to the CSV
+    bool sound = true;
+    for (int k = 0; k < c.piles; ++k) {
+        const sim::GranularCase gc = k == 0 ? first : sim::heap_case(depth, preset, uint32_t(k));
+        const sim::HeapResult r = sim::run_poured_heap(sim, gc, kMaxTime, stop_when_interrupted);
+        sound = sound && r.non_finite == 0 && r.left.rings >= 2 && r.right.rings >= 2;
+        angles.each.push_back(r.angle_deg);
+        if (c.piles > 1) out << "heap " << k + 1 << " of " << c.piles << ": ";
+        out << format_numbers(
+                   "heap %.1f mm high, flanks %.1f deg (left, %.0f columns) and %.1f deg "
+                   "(right, %.0f columns): %.1f deg, settled after %.2f s",
+                   1000 * std::max(r.left.top, r.right.top), r.left.angle_deg, r.left.rings,
+                   r.right.angle_deg, r.right.rings, r.angle_deg, r.t_stop)
+            << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "")
+            << "\n";
+        if (k == 0) shown = r;
+    }
+    std::ostringstream f;
+    f << "# case=angle_of_repose resolution=" << depth << " particles=" << shown.particles
+      << " glued_floor=" << first.floor.size() << " formed=heap preset=" << c.preset
+      << " backend=" << sim::backend_name(sim.backend())
+      << format_numbers(
+             " angle_deg=%.3f left_deg=%.3f right_deg=%.3f reference_deg=%g "
+             "top_m=%.5f",
+             shown.angle_deg, shown.left.angle_deg, shown.right.angle_deg,
+             sim::kReposeReference.angle_deg, std::max(shown.left.top, shown.right.top))
+      << " piles=" << c.piles << " angles_deg=" << angles.list()
+      << format_numbers(" mean_deg=%.3f sd_deg=%.3f", angles.mean(), angles.sd())
+      << "\nr_m,h_m,fitted\n";
+    // One row per column, the left flank at negative distances.
+    const auto rows = [&f](const sim::PileProfile& side, const sim::FlankFit& fit, double sign) {
+        for (std::size_t k = 0; k < side.r.size(); ++k) {
+            const double h = side.h[k];
+            const bool fitted = h >= 0.2 * fit.top && h <= 0.8 * fit.top;
+            f << sign * side.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
+        }
+    };
+    rows(shown.profile.left, shown.left, -1);
+    rows(shown.profile.right, shown.right, 1);
+    return judge_repose(c, preset, angles, sound, path, f.str(), out);
+}
+
+}  // namespace
+
 bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
+    PLAB_REQUIRE(c.piles >= 1 && c.piles <= 100, "--piles must be in [1, 100]");
+    PLAB_REQUIRE(!(c.heap && c.pour), "--heap and --pour are two ways to form the pile: pick one");
+    if (c.heap) return validate_heap(c, sim, out);
     const int res = c.resolution > 0 ? c.resolution : 10;
     PLAB_REQUIRE(res >= 2 && res <= 200, "--resolution must be in [2, 200] for angle-of-repose");
-    PLAB_REQUIRE(c.piles >= 1 && c.piles <= 100, "--piles must be in [1, 100]");
     const sim::Preset preset = granular_preset(c);
     const auto path = c.out / "angle_of_repose.csv";
     require_writable(path);
@@ -123,7 +239,7 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
     describe(c, first.params, out);
     // Each pile on its own floor and with its own jitter (seeds 0, 1, ...); the reference's
     // angle is a mean over six piles, and one pile's avalanches scatter by degrees.
-    std::vector<double> angles;
+    Angles angles;
     sim::PileResult shown;  // the first pile's profile goes to the CSV
     bool sound = true;
     for (int k = 0; k < c.piles; ++k) {
@@ -133,7 +249,7 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
             c.pour ? sim::run_poured_pile(sim, gc, kMaxTime, 0.025, stop_when_interrupted)
                    : sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
         sound = sound && r.non_finite == 0 && r.fit.rings >= 2;
-        angles.push_back(r.fit.angle_deg);
+        angles.each.push_back(r.fit.angle_deg);
         if (c.piles > 1) out << "pile " << k + 1 << " of " << c.piles << ": ";
         out << format_numbers(
                    "pile %.1f mm high, flank fitted over %.0f rings: %.1f deg, settled "
@@ -143,12 +259,6 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
             << "\n";
         if (k == 0) shown = r;
     }
-    double mean = 0, var = 0;
-    for (double a : angles) mean += a / double(angles.size());
-    for (double a : angles) var += (a - mean) * (a - mean);
-    const double sd = angles.size() > 1 ? std::sqrt(var / double(angles.size() - 1)) : 0.0;
-    std::string list;
-    for (double a : angles) list += (list.empty() ? "" : ";") + format_numbers("%.3f", a);
     std::ostringstream f;
     f << "# case=angle_of_repose resolution=" << res << " particles=" << shown.particles
       << " settled_in_box=" << first.init.pos.size() << " glued_floor=" << first.floor.size()
@@ -156,30 +266,15 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
       << " backend=" << sim::backend_name(sim.backend())
       << format_numbers(" angle_deg=%.3f reference_deg=%g top_m=%.5f", shown.fit.angle_deg,
                         sim::kReposeReference.angle_deg, shown.fit.top)
-      << " piles=" << c.piles << " angles_deg=" << list
-      << format_numbers(" mean_deg=%.3f sd_deg=%.3f", mean, sd) << "\nr_m,h_m,fitted\n";
+      << " piles=" << c.piles << " angles_deg=" << angles.list()
+      << format_numbers(" mean_deg=%.3f sd_deg=%.3f", angles.mean(), angles.sd())
+      << "\nr_m,h_m,fitted\n";
     for (std::size_t k = 0; k < shown.profile.r.size(); ++k) {
         const double h = shown.profile.h[k];
         const bool fitted = h >= 0.2 * shown.fit.top && h <= 0.8 * shown.fit.top;
         f << shown.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
     }
-    write_whole_file(path, f.str());
-    if (c.piles > 1)
-        out << format_numbers("mean over %.0f piles: %.1f deg (standard deviation %.1f deg)\n",
-                              c.piles, mean, sd);
-    // The reference is glass beads with their coefficients; the sand-like preset has its own
-    // and no experiment here to be held against.
-    if (preset != sim::Preset::GlassBeads) {
-        out << "no reference for the " << c.preset << " preset's coefficients: "
-            << (sound ? "not judged" : "FAIL (no flank to fit or non-finite beads)") << "\nwrote "
-            << path.string() << "\n";
-        return sound;
-    }
-    const double err = mean - sim::kReposeReference.angle_deg;
-    const bool pass = sound && std::abs(err) <= 2.0;
-    out << format_numbers("angle error %+.1f deg (threshold 2 deg): ", err)
-        << (pass ? "PASS" : "FAIL") << "\nwrote " << path.string() << "\n";
-    return pass;
+    return judge_repose(c, preset, angles, sound, path, f.str(), out);
 }
 
 }  // namespace plab::app

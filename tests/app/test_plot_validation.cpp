@@ -79,6 +79,16 @@ TEST_F(PlotValidation, DrawsTheShippedDataAndFitsTheSameDelayAsValidate) {
     EXPECT_NE(out_.find(want), std::string::npos) << "expected '" << want << "' in\n" << out_;
 }
 
+TEST_F(PlotValidation, DrawsTheShippedHeapBesideACone) {
+    // The heap's CSV holds both flanks (the left one at negative distances) and the mean of
+    // six heaps; the cone's one flank.
+    ASSERT_EQ(plot((kData / "angle_of_repose_heap18_cuda").string() + " " +
+                   (kData / "angle_of_repose_30_cuda_poured").string()),
+              0)
+        << err_;
+    EXPECT_TRUE(is_png(dir_ / "png" / "angle_of_repose.png"));
+}
+
 TEST_F(PlotValidation, RefusesAFolderWithoutData) {
     fs::create_directories(dir_ / "empty");
     EXPECT_EQ(plot((dir_ / "empty").string()), 2);

@@ -202,6 +202,44 @@ TEST(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
     std::filesystem::remove_all(c.out);
 }
 
+TEST(Validate, TheHeapIsTheReferencesOwnPilingTest) {
+    ValidateConfig c = config("angle-of-repose");
+    c.heap = true;
+    c.resolution = 2;
+    EXPECT_NE(error_of(c).find("--resolution must be in [3, 200] for angle-of-repose --heap"),
+              std::string::npos);
+    c.resolution = 3;
+    c.pour = true;
+    EXPECT_NE(error_of(c).find("--heap and --pour are two ways to form the pile"),
+              std::string::npos);
+    c.pour = false;
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want :
+         {"the reference's piling test, 227 beads poured through a slot 2.17 beads wide, 9.33 "
+          "above the floor, into a channel 29.5 beads wide and 3 deep",
+          "mu_s = 0.16 (walls 0.45), mu_r = 0.09", "(left, ", "(right, ", "threshold 2 deg",
+          "angle_of_repose.csv"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "angle_of_repose.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta, header, line;
+    std::getline(csv, meta);
+    std::getline(csv, header);
+    EXPECT_NE(meta.find("# case=angle_of_repose resolution=3"), std::string::npos) << meta;
+    EXPECT_NE(meta.find(" formed=heap "), std::string::npos) << meta;
+    EXPECT_NE(meta.find(" left_deg="), std::string::npos) << meta;
+    EXPECT_EQ(header, "r_m,h_m,fitted");
+    // Both flanks: the left one at negative distances.
+    int left = 0, right = 0;
+    while (std::getline(csv, line))
+        if (!line.empty()) (line[0] == '-' ? left : right) += 1;
+    EXPECT_GT(left, 0);
+    EXPECT_EQ(left, right);
+    std::filesystem::remove_all(c.out);
+}
+
 TEST(Validate, SiloRefusesBadOptionsByName) {
     ValidateConfig c = config("silo");
     c.resolution = 5;

@@ -160,6 +160,83 @@ TEST(GranularValidation, APouredPileGrowsGrainByGrainOnTheRoughFloor) {
     EXPECT_GT(pile.fit.top, 1.4 * 2 * c.params.radius);
 }
 
+TEST(GranularValidation, TheHeapIsTheReferencesPilingBoxScaledByItsDepth) {
+    // At 18 beads deep the reference's own box: a slot 13 d wide 56 d above the floor, a
+    // channel 177 d wide, 49,000 beads, the floor lined with one glued bead per d².
+    const GranularCase c = heap_case(18);
+    const Params& p = c.params;
+    const double d = 2 * p.radius;
+    const Domain& dom = c.init.domain;
+    EXPECT_EQ(c.beads, 49000u);
+    EXPECT_NEAR(c.width, 18 * d, 1e-9);
+    EXPECT_NEAR(c.l0, 13 * d, 1e-9);
+    EXPECT_NEAR(c.h0, 56 * d, 1e-9);
+    EXPECT_NEAR(dom.max.x - dom.min.x, 177 * d, 1e-5);
+    EXPECT_NEAR(dom.max.z - dom.min.z, 18 * d, 1e-5);
+    EXPECT_GT(dom.max.y, d + c.h0 + 4 * 1.1 * d);  // room for a block above the slot
+    EXPECT_EQ(c.floor.size(), 177u * 18u);
+    EXPECT_TRUE(c.init.pos.empty());
+    // The reference's coefficients, the plates included.
+    EXPECT_EQ(p.friction, kReposeReference.friction);
+    EXPECT_EQ(p.wall_friction, kReposeReference.wall_friction);
+    EXPECT_EQ(p.rolling_friction, kReposeReference.rolling_friction);
+    // Half as deep: every length halves and the count goes as the cube.
+    const GranularCase half = heap_case(9);
+    EXPECT_EQ(half.beads, 6125u);
+    EXPECT_NEAR(half.l0, 6.5 * d, 1e-9);
+    EXPECT_THROW(heap_case(2), Error);
+    EXPECT_THROW(heap_case(12, Preset::Water), Error);
+}
+
+TEST(GranularValidation, TheHeapProfileFitsEachFlankAsSeenThroughTheFrontWall) {
+    // A heap with a 20° left flank and a 30° right one, beads at every depth across the
+    // channel (only the highest of a column counts), on a glued floor the profile leaves out.
+    const GranularCase c = heap_case(6);
+    const Params& p = c.params;
+    const double d = 2 * p.radius;
+    const Domain& dom = c.init.domain;
+    Snapshot s;
+    s.pos = c.floor;
+    const double top = 14 * d, base = 2 * p.radius;
+    for (double x = dom.min.x + p.radius; x < dom.max.x; x += 0.25 * d) {
+        const double slope = std::tan((x < 0 ? 20.0 : 30.0) * M_PI / 180.0);
+        const double h = std::min(0.8 * top, top - slope * std::abs(x));
+        if (h <= 0) continue;
+        for (double z = dom.min.z + p.radius; z < dom.max.z; z += d)
+            s.pos.push_back({float(x), float(base + h - p.radius), float(z), 0.f});
+    }
+    const HeapProfile prof = heap_profile(s, p, dom);
+    const FlankFit left = fit_flank(prof.left, 0.2, 0.8), right = fit_flank(prof.right, 0.2, 0.8);
+    // Each column's height is its highest bead, 0.25 d apart in x: within a degree.
+    EXPECT_NEAR(left.angle_deg, 20.0, 1.0);
+    EXPECT_NEAR(right.angle_deg, 30.0, 1.0);
+    EXPECT_GE(left.rings, 5);
+    EXPECT_GE(right.rings, 5);
+    EXPECT_NEAR(left.top, 0.8 * top, 0.05 * d);
+}
+
+TEST(GranularValidation, AHeapIsPouredThroughTheSlotIntoTheChannel) {
+    const GranularCase c = heap_case(3);
+    CpuSimulator sim;
+    const HeapResult heap = run_poured_heap(sim, c, 3.0);
+    EXPECT_EQ(heap.particles, c.beads);
+    EXPECT_EQ(heap.non_finite, 0u);
+    const Snapshot s = sim.download();
+    ASSERT_EQ(s.pos.size(), c.floor.size() + c.beads);
+    const Domain& dom = c.init.domain;
+    for (const Float4& q : s.pos) {
+        ASSERT_GE(q.z, dom.min.z) << "through the back wall";
+        ASSERT_LE(q.z, dom.max.z) << "through the front wall";
+    }
+    // It heaped up under the slot with a flank on either side.
+    EXPECT_GT(std::max(heap.left.top, heap.right.top), 3 * 2 * c.params.radius);
+    EXPECT_GE(heap.left.rings, 2);
+    EXPECT_GE(heap.right.rings, 2);
+    EXPECT_GT(heap.left.angle_deg, 0.0);
+    EXPECT_GT(heap.right.angle_deg, 0.0);
+    EXPECT_NEAR(heap.angle_deg, 0.5 * (heap.left.angle_deg + heap.right.angle_deg), 1e-9);
+}
+
 TEST(GranularValidation, OnlyFrictionalPresetsMakeCases) {
     EXPECT_THROW(lifted_cylinder_case(6, 1.0, Preset::Granular), Error);
     EXPECT_THROW(column_collapse_case(1.0, 4, 3, Preset::Water), Error);
