@@ -65,11 +65,12 @@ def label(meta):
     return f"{meta.get('particles', '?')} particles ({meta.get('backend', '?')}{floor}{formed})"
 
 
-def finish(fig, axes, out, name):
-    """A grid and the legend on every axis, then the figure as out/name; returns the path."""
+def finish(fig, axes, out, name, **legend):
+    """A grid and the legend (matplotlib's legend options) on every axis, then the figure as
+    out/name; returns the path."""
     for ax in axes:
         ax.grid(True, alpha=0.3)
-        ax.legend()
+        ax.legend(**legend)
     path = os.path.join(out, name)
     fig.savefig(path, dpi=120, bbox_inches="tight")
     return path
@@ -198,7 +199,9 @@ def plot_angle_of_repose(results, out, plt):
     ax.set_xlabel("distance from the axis (m; a heap's left flank negative)")
     ax.set_ylabel("surface height (m)")
     ax.set_title("Angle of repose: pile and heap profiles (circles: fitted)")
-    return finish(fig, [ax], out, "angle_of_repose.png")
+    # Below the axes: a heap's apex and flanks fill the plot's top corners.
+    return finish(fig, [ax], out, "angle_of_repose.png", loc="upper center",
+                  bbox_to_anchor=(0.5, -0.13), fontsize="small")
 
 
 def read_silo(path):

@@ -392,14 +392,29 @@ HeapResult run_poured_heap(Simulator& sim, const GranularCase& c, double max_tim
     how.target = c.beads;
     HeapResult r;
     r.particles = pour(sim, c, how, after_step);
-    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, after_step);
+    // Measures the heap as it stands into `r`.
+    const auto measure = [&] {
+        r.profile = heap_profile(sim.download(), p, c.init.domain);
+        r.left = fit_flank(r.profile.left, 0.2, 0.8);
+        r.right = fit_flank(r.profile.right, 0.2, 0.8);
+        r.angle_deg = 0.5 * (r.left.angle_deg + r.right.angle_deg);
+    };
+    measure();
+    r.relaxation.push_back({0.0, r.angle_deg});
+    const double step_time = granular::call_time(p);
+    const long sample_every = std::max(1L, std::lround(0.5 / step_time));
+    long calls = 0;
+    const auto [t, rest] = run_to_rest(sim, p, 0.2, max_time, [&] {
+        if (after_step) after_step();
+        if (++calls % sample_every != 0) return;
+        measure();
+        r.relaxation.push_back({double(calls) * step_time, r.angle_deg});
+    });
     r.t_stop = t;
     r.came_to_rest = rest;
     r.non_finite = sim.stats(p).non_finite;
-    r.profile = heap_profile(sim.download(), p, c.init.domain);
-    r.left = fit_flank(r.profile.left, 0.2, 0.8);
-    r.right = fit_flank(r.profile.right, 0.2, 0.8);
-    r.angle_deg = 0.5 * (r.left.angle_deg + r.right.angle_deg);
+    measure();
+    if (r.relaxation.back().t < t - 0.5 * step_time) r.relaxation.push_back({t, r.angle_deg});
     return r;
 }
 

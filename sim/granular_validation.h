@@ -163,11 +163,19 @@ struct HeapProfile {
 };
 HeapProfile heap_profile(const Snapshot& s, const Params& p, const Domain& d);
 
+// The heap's angle (the two flanks' mean) at a time after the last batch (s).
+struct HeapAngleAt {
+    double t = 0, angle_deg = 0;
+};
+
 struct HeapResult {
     HeapProfile profile;
     FlankFit left, right;  // each flank between 20% and 80% of the top
     double angle_deg = 0;  // the two flanks' mean
-    double t_stop = 0;     // s after the last batch
+    // The angle right after the last batch and every 0.5 s after it while the heap runs to
+    // rest: a heap that keeps slumping shows here.
+    std::vector<HeapAngleAt> relaxation;
+    double t_stop = 0;  // s after the last batch
     bool came_to_rest = false;
     std::size_t non_finite = 0;
     std::size_t particles = 0;
@@ -177,8 +185,8 @@ struct HeapResult {
 // filling the slot's footprint across the channel, 4 layers deep (spacing 1.1 d, at rest, the
 // lowest layer at the slot's height, or two diameters above the highest bead under the slot
 // once the heap reaches that), the next batch once the block has fallen clear of where it
-// started; until `c.beads`. Then runs until at rest (at most `max_time` s) and measures both
-// flanks.
+// started; until `c.beads`. Then runs until at rest (at most `max_time` s), sampling the angle
+// every 0.5 s, and measures both flanks.
 HeapResult run_poured_heap(Simulator& sim, const GranularCase& c, double max_time,
                            const GranularHook& after_step = {});
 

@@ -44,6 +44,9 @@ struct ValidateConfig {
     // Angle of repose: piles run one after another, each on its own floor and jitter; the
     // mean of their angles is judged (the reference averaged six).
     int piles = 1;
+    // Angle of repose: simulated seconds a pile may take to come to rest before it is measured
+    // as it stands.
+    double rest_time = 6.0;
     // Column collapse, angle of repose and silo: the frictional preset (glass-beads or
     // sand-like).
     std::string preset = "glass-beads";

@@ -50,6 +50,10 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
                  "Angle-of-repose: piles to run, each on its own floor and jitter; their mean "
                  "angle is judged")
         ->capture_default_str();
+    c.add_option("--rest-time", v.rest_time,
+                 "Angle-of-repose: simulated seconds a pile may take to come to rest before it "
+                 "is measured as it stands")
+        ->capture_default_str();
     c.add_option("--preset", v.preset,
                  "Column-collapse, angle-of-repose and silo: glass-beads or sand-like")
         ->capture_default_str();

@@ -147,6 +147,21 @@ bool judge_repose(const ValidateConfig& c, sim::Preset preset, const Angles& ang
     return pass;
 }
 
+// The angles of `relaxation` as text, each through `format` (time, angle) with its last
+// character dropped from the last one; only the samples at least `every` s apart (0: all).
+std::string relaxation_text(const std::vector<sim::HeapAngleAt>& relaxation, double every,
+                            const char* format) {
+    std::string text;
+    double next = 0;
+    for (const sim::HeapAngleAt& a : relaxation) {
+        if (a.t + 1e-9 < next && &a != &relaxation.back()) continue;
+        text += format_numbers(format, a.t, a.angle_deg);
+        next = a.t + every;
+    }
+    if (!text.empty()) text.pop_back();
+    return text;
+}
+
 // The reference's piling test: heaps poured through a slot into a narrow channel.
 bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     const int depth = c.resolution > 0 ? c.resolution : 9;
@@ -175,7 +190,7 @@ bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& o
     bool sound = true;
     for (int k = 0; k < c.piles; ++k) {
         const sim::GranularCase gc = k == 0 ? first : sim::heap_case(depth, preset, uint32_t(k));
-        const sim::HeapResult r = sim::run_poured_heap(sim, gc, kMaxTime, stop_when_interrupted);
+        const sim::HeapResult r = sim::run_poured_heap(sim, gc, c.rest_time, stop_when_interrupted);
         sound = sound && r.non_finite == 0 && r.left.rings >= 2 && r.right.rings >= 2;
         angles.each.push_back(r.angle_deg);
         if (c.piles > 1) out << "heap " << k + 1 << " of " << c.piles << ": ";
@@ -185,7 +200,8 @@ bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& o
                    1000 * std::max(r.left.top, r.right.top), r.left.angle_deg, r.left.rings,
                    r.right.angle_deg, r.right.rings, r.angle_deg, r.t_stop)
             << (r.came_to_rest ? "" : " (still moving)") << (r.non_finite ? " NON-FINITE" : "")
-            << "\n";
+            << "\n  the angle after the last batch:"
+            << relaxation_text(r.relaxation, 1.0, " %.1f s %.1f,") << " deg\n";
         if (k == 0) shown = r;
     }
     std::ostringstream f;
@@ -199,6 +215,7 @@ bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& o
              sim::kReposeReference.angle_deg, std::max(shown.left.top, shown.right.top))
       << " piles=" << c.piles << " angles_deg=" << angles.list()
       << format_numbers(" mean_deg=%.3f sd_deg=%.3f", angles.mean(), angles.sd())
+      << " relaxation_s_deg=" << relaxation_text(shown.relaxation, 0.0, "%.2f:%.3f;")
       << "\nr_m,h_m,fitted\n";
     // One row per column, the left flank at negative distances.
     const auto rows = [&f](const sim::PileProfile& side, const sim::FlankFit& fit, double sign) {
@@ -217,6 +234,8 @@ bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& o
 
 bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     PLAB_REQUIRE(c.piles >= 1 && c.piles <= 100, "--piles must be in [1, 100]");
+    PLAB_REQUIRE(c.rest_time >= 0.2 && c.rest_time <= 600,
+                 "--rest-time must be in [0.2, 600] seconds");
     PLAB_REQUIRE(!(c.heap && c.pour), "--heap and --pour are two ways to form the pile: pick one");
     if (c.heap) return validate_heap(c, sim, out);
     const int res = c.resolution > 0 ? c.resolution : 10;
@@ -246,8 +265,8 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
         const sim::GranularCase gc =
             k == 0 ? first : sim::lifted_cylinder_case(res, 1.0, preset, true, uint32_t(k));
         const sim::PileResult r =
-            c.pour ? sim::run_poured_pile(sim, gc, kMaxTime, 0.025, stop_when_interrupted)
-                   : sim::run_lifted_cylinder(sim, gc, kMaxTime, stop_when_interrupted);
+            c.pour ? sim::run_poured_pile(sim, gc, c.rest_time, 0.025, stop_when_interrupted)
+                   : sim::run_lifted_cylinder(sim, gc, c.rest_time, stop_when_interrupted);
         sound = sound && r.non_finite == 0 && r.fit.rings >= 2;
         angles.each.push_back(r.fit.angle_deg);
         if (c.piles > 1) out << "pile " << k + 1 << " of " << c.piles << ": ";

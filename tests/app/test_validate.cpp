@@ -213,6 +213,9 @@ TEST(Validate, TheHeapIsTheReferencesOwnPilingTest) {
     EXPECT_NE(error_of(c).find("--heap and --pour are two ways to form the pile"),
               std::string::npos);
     c.pour = false;
+    c.rest_time = 0.1;
+    EXPECT_NE(error_of(c).find("--rest-time must be in [0.2, 600] seconds"), std::string::npos);
+    c.rest_time = 6;
     std::ostringstream out;
     run_validation(c, out, nullptr);
     const std::string s = out.str();
@@ -230,6 +233,7 @@ TEST(Validate, TheHeapIsTheReferencesOwnPilingTest) {
     EXPECT_NE(meta.find("# case=angle_of_repose resolution=3"), std::string::npos) << meta;
     EXPECT_NE(meta.find(" formed=heap "), std::string::npos) << meta;
     EXPECT_NE(meta.find(" left_deg="), std::string::npos) << meta;
+    EXPECT_NE(meta.find(" relaxation_s_deg=0.00:"), std::string::npos) << meta;
     EXPECT_EQ(header, "r_m,h_m,fitted");
     // Both flanks: the left one at negative distances.
     int left = 0, right = 0;

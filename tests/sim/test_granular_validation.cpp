@@ -235,6 +235,13 @@ TEST(GranularValidation, AHeapIsPouredThroughTheSlotIntoTheChannel) {
     EXPECT_GT(heap.left.angle_deg, 0.0);
     EXPECT_GT(heap.right.angle_deg, 0.0);
     EXPECT_NEAR(heap.angle_deg, 0.5 * (heap.left.angle_deg + heap.right.angle_deg), 1e-9);
+    // The angle from the last batch on: right after it, every 0.5 s, and where the run ended.
+    ASSERT_GE(heap.relaxation.size(), 2u);
+    EXPECT_EQ(heap.relaxation.front().t, 0.0);
+    for (std::size_t k = 1; k < heap.relaxation.size(); ++k)
+        EXPECT_GT(heap.relaxation[k].t, heap.relaxation[k - 1].t);
+    EXPECT_NEAR(heap.relaxation.back().t, heap.t_stop, 1e-6);
+    EXPECT_EQ(heap.relaxation.back().angle_deg, heap.angle_deg);
 }
 
 TEST(GranularValidation, OnlyFrictionalPresetsMakeCases) {
