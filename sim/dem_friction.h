@@ -105,17 +105,6 @@ PLAB_HD inline float sphere_inertia(float mass, float radius) {
     return 0.4f * mass * radius * radius;
 }
 
-// A particle's rolling resistance torques summed over its contacts (`rolling`, N·m), held to
-// what stops the fastest relative rotation among them (`spin2`, its square, rad²/s²) within
-// one step for the particle's `inertia` (kg·m²). Each contact caps its own torque so, but a
-// particle with more than two contacts would receive the sum of those caps, overshoot, and
-// turn back and forth every step (a bead spinning in the hollow of four others never stopped).
-PLAB_HD inline Vec3 held_rolling(Vec3 rolling, float spin2, float inertia, float dt) {
-    const float most = inertia * sqrtf(spin2) / dt;
-    const float r2 = length_squared(rolling);
-    return r2 > most * most ? rolling * (most / sqrtf(r2)) : rolling;
-}
-
 // A particle pair; `xi` is a's copy of the contact's stretch (from a's side). `mass` is one
 // particle's mass (every particle of a DEM run has the same). Computed from the lower id's
 // side and negated for the other, so both copies of a contact agree to the bit.

@@ -95,8 +95,6 @@ PLAB_HD inline FrictionLaw friction_law(const Params& p) {
 // The sums one particle receives, and how much of its contact memory it used.
 struct FrictionalSums {
     Vec3 force, torque;  // N, N·m
-    Vec3 rolling;        // N·m, the rolling resistance part of `torque`
-    float spin2 = 0;     // rad²/s², the largest squared relative rotation against a contact
     uint32_t contacts = 0, sliding = 0, overflow = 0;
     uint32_t touched = 0;  // kTouch* bits of the bodies of infinite mass touched
 };
@@ -189,12 +187,9 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     SlotTable table;
     load_partners(mine, table);
     FrictionalSums sums;
-    // A wall or the collider does not turn: against them the relative rotation is a's own.
-    sums.spin2 = length_squared(a.omega);
     auto add = [&](const ContactResult& r) {
         sums.force += r.force;
         sums.torque += r.torque;
-        sums.rolling += r.rolling;
         ++sums.contacts;
         sums.sliding += r.sliding ? 1u : 0u;
     };
@@ -208,7 +203,6 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         o.id = load(b.sorted_id + j);
         o.radius = p.radius;
         o.omega = xyz(f.omega[o.id]);
-        sums.spin2 = fmaxf(sums.spin2, length_squared(a.omega - o.omega));
         // The stretch this contact had last step, if it was in memory.
         int slot = find_slot(table, o.id);
         Vec3 xi = slot >= 0 ? Vec3{mine.xi[slot][0], mine.xi[slot][1], mine.xi[slot][2]} : Vec3{};
@@ -303,12 +297,10 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
     b.pos[i] = to_float4(pos);
     b.vel[i] = to_float4(vel);
     b.id[i] = id;
-    const Vec3 torque = s.torque - s.rolling +
-                        held_rolling(s.rolling, s.spin2, sphere_inertia(p.mass, p.radius), p.dt);
-    f.omega_next[id] = glued
-                           ? Float4{}
-                           : to_float4(spin_kick(xyz(f.omega[id]), torque, p.mass, p.radius, p.dt) *
-                                       p.global_damping);
+    f.omega_next[id] =
+        glued ? Float4{}
+              : to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass, p.radius, p.dt) *
+                          p.global_damping);
     f.contact_info[id] = contact_word(s.contacts, s.sliding, s.touched, s.overflow > 0);
 }
 

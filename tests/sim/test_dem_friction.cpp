@@ -162,22 +162,6 @@ TEST(DemFriction, NoPullAndNoMemoryOnceApart) {
 
 bool same_bits(Vec3 a, Vec3 b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-TEST(DemFriction, TheParticlesRollingTorqueIsHeldToWhatStopsItsFastestRelativeRotation) {
-    const float inertia = 2e-8f, dt = 1e-4f, spin = 3.f;  // kg·m², s, rad/s
-    const float most = inertia * spin / dt;               // N·m: stops 3 rad/s in one step
-    // Below the bound: as summed.
-    const Vec3 small{0.1f * most, -0.2f * most, 0.f};
-    EXPECT_TRUE(same_bits(held_rolling(small, spin * spin, inertia, dt), small));
-    // Above: scaled down to the bound, its direction kept.
-    const Vec3 big{-3.f * most, 0.f, 4.f * most};
-    const Vec3 held = held_rolling(big, spin * spin, inertia, dt);
-    EXPECT_NEAR(std::sqrt(length_squared(held)), most, 1e-5f * most);
-    EXPECT_NEAR(held.x / held.z, -0.75f, 1e-6f);
-    // Nothing turns: nothing to stop.
-    const Vec3 none = held_rolling(big, 0.f, inertia, dt);
-    EXPECT_EQ(length_squared(none), 0.f);
-}
-
 TEST(DemFriction, BothCopiesOfAContactAgreeToTheBit) {
     const FrictionLaw law = unit_law();
     std::mt19937 rng(7);

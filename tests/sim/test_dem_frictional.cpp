@@ -160,43 +160,6 @@ TEST(DemFrictional, GluedBeadsStayPutAndHoldWhatFallsOnThem) {
     EXPECT_NO_THROW(require_plate_support(p));
 }
 
-TEST(DemFrictional, RollingResistanceStopsASpinningBeadWithoutTurningItBack) {
-    // A bead spinning in the hollow of four glued beads, without sliding friction: only the
-    // rolling resistance turns it. Each contact's torque stops the pair's relative rotation
-    // within a step, so four of them together would turn the bead back as fast every step,
-    // for ever; held to what stops the bead, they bring it to rest and it stays there.
-    Params p = preset_params(Preset::GlassBeads);
-    p.substeps = 1;
-    p.friction = 0.f;
-    p.wall_friction = 0.f;
-    p.rolling_friction = 0.5f;
-    const float r = p.radius, d = 2 * r;
-    p.glued_below = 1.5f * r;
-    std::vector<Vec3> pos;
-    for (int ix = 0; ix < 3; ++ix)
-        for (int iz = 0; iz < 3; ++iz) pos.push_back({(ix + 1) * d, r, (iz + 1) * d});
-    pos.push_back({1.5f * d, r + 0.7071f * d, 1.5f * d});  // touching the middle four
-    const Domain dom{{0, 0, 0}, {4 * d, 4 * d, 4 * d}};
-    InitialState init = testing::state_from_positions(pos, dom, r);
-    init.friction.omega.assign(pos.size(), Float4{});
-    init.friction.omega.back() = {3.f, 0.f, 0.f, 0.f};  // rad/s, rolling about x
-    fill_absent_friction_arrays(init.friction, pos.size());
-    CpuSimulator sim;
-    sim.reset(init, p);
-    int reversed = 0, turning_late = 0;
-    float last = 3.f;
-    for (int i = 0; i < 400; ++i) {
-        sim.step(p);
-        const float w = sim.friction_snapshot().omega.back().x;
-        reversed += w * last < 0.f ? 1 : 0;
-        if (w != 0.f) last = w;
-        turning_late += i >= 100 && w != 0.f ? 1 : 0;
-    }
-    EXPECT_EQ(reversed, 0);
-    EXPECT_EQ(turning_late, 0) << "still turning after 100 steps";
-    EXPECT_EQ(sim.friction_snapshot().omega.back().x, 0.f);
-}
-
 TEST(DemFrictional, NeighbourListsGiveTheGridsTrajectory) {
     Params p = preset_params(Preset::Granular);
     p.contact = static_cast<int>(ContactLaw::Frictional);
@@ -208,11 +171,10 @@ TEST(DemFrictional, NeighbourListsGiveTheGridsTrajectory) {
     listed.set_options(with_lists);
     grid.reset(init, p);
     listed.reset(init, p);
-    // 220 steps: the block has just hit the floor (at about step 170; the two runs agree to
-    // the bit before). Later the impact's chaos amplifies the different summation order, about
-    // 1.5 times every 10 steps (as it does for the classic law: both reach a centimetre apart
-    // within 500 steps).
-    for (int i = 0; i < 220; ++i) {
+    // 250 steps: the block has just hit the floor. Later the impact's chaos amplifies the
+    // different summation order (as it does for the classic law: both reach a centimetre
+    // apart within 500 steps).
+    for (int i = 0; i < 250; ++i) {
         grid.step(p);
         listed.step(p);
     }
