@@ -114,8 +114,9 @@ struct Angles {
     }
     double sd() const {
         if (each.size() < 2) return 0;
+        const double m = mean();
         double var = 0;
-        for (double a : each) var += (a - mean()) * (a - mean());
+        for (double a : each) var += (a - m) * (a - m);
         return std::sqrt(var / double(each.size() - 1));
     }
     std::string list() const {
@@ -124,6 +125,17 @@ struct Angles {
         return l;
     }
 };
+
+// The profile's rows for the CSV, distances times `sign` (a heap's left flank: -1), each
+// marked fitted when its height lies in the flank fit's 20%-80% of the top.
+void write_profile_rows(std::ostream& f, const sim::PileProfile& prof, const sim::FlankFit& fit,
+                        double sign) {
+    for (std::size_t k = 0; k < prof.r.size(); ++k) {
+        const double h = prof.h[k];
+        const bool fitted = h >= 0.2 * fit.top && h <= 0.8 * fit.top;
+        f << sign * prof.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
+    }
+}
 
 // Writes the CSV, prints the mean over piles and judges it against the reference (glass beads
 // only: the sand-like preset has its own coefficients and no experiment here to be held
@@ -218,15 +230,8 @@ bool validate_heap(const ValidateConfig& c, sim::Simulator& sim, std::ostream& o
       << " relaxation_s_deg=" << relaxation_text(shown.relaxation, 0.0, "%.2f:%.3f;")
       << "\nr_m,h_m,fitted\n";
     // One row per column, the left flank at negative distances.
-    const auto rows = [&f](const sim::PileProfile& side, const sim::FlankFit& fit, double sign) {
-        for (std::size_t k = 0; k < side.r.size(); ++k) {
-            const double h = side.h[k];
-            const bool fitted = h >= 0.2 * fit.top && h <= 0.8 * fit.top;
-            f << sign * side.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
-        }
-    };
-    rows(shown.profile.left, shown.left, -1);
-    rows(shown.profile.right, shown.right, 1);
+    write_profile_rows(f, shown.profile.left, shown.left, -1);
+    write_profile_rows(f, shown.profile.right, shown.right, 1);
     return judge_repose(c, preset, angles, sound, path, f.str(), out);
 }
 
@@ -288,11 +293,7 @@ bool validate_angle_of_repose(const ValidateConfig& c, sim::Simulator& sim, std:
       << " piles=" << c.piles << " angles_deg=" << angles.list()
       << format_numbers(" mean_deg=%.3f sd_deg=%.3f", angles.mean(), angles.sd())
       << "\nr_m,h_m,fitted\n";
-    for (std::size_t k = 0; k < shown.profile.r.size(); ++k) {
-        const double h = shown.profile.h[k];
-        const bool fitted = h >= 0.2 * shown.fit.top && h <= 0.8 * shown.fit.top;
-        f << shown.profile.r[k] << "," << h << "," << (fitted ? 1 : 0) << "\n";
-    }
+    write_profile_rows(f, shown.profile, shown.fit, 1);
     return judge_repose(c, preset, angles, sound, path, f.str(), out);
 }
 
