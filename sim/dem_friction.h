@@ -2,13 +2,16 @@
 // The frictional DEM contact law (Cundall–Strack), shared by both backends: a linear
 // spring–dashpot along the normal, a tangential spring whose stretch is remembered per contact
 // (carried from step to step, turned with the contact plane, capped by Coulomb's limit μ_s·F_n),
-// and a rolling resistance torque μ_r·R_eff·F_n against the relative rotation. Particles then
-// carry an angular velocity and receive torques; walls and the collider are contact partners
-// of infinite mass that neither move nor turn.
+// and rolling resistance: between particles an elastic–plastic rolling spring remembered per
+// contact (its torque grows with the relative rolling and is capped at μ_r·R·F_n), against the
+// walls and the collider a constant torque μ_r·R·F_n. Particles then carry an angular velocity
+// and receive torques; walls and the collider are contact partners of infinite mass that
+// neither move nor turn.
 //
 // Exact antisymmetry: a pair is always computed from the side of its lower id, and the other
-// side negates the result, so the force, the torque's tangential part and the stored stretch of
-// the two copies of a contact (one in each particle's list) are exact negatives of each other.
+// side negates the result, so the force, the torques and the stored stretch and rolling torque
+// of the two copies of a contact (one in each particle's list) are exact negatives of each
+// other.
 #include <cstdint>
 
 #include "sim/hd.h"
@@ -27,8 +30,11 @@ struct FrictionLaw {
     float k_t = 0;      // N/m, tangential stiffness
     float gamma_t = 0;  // N·s/m, tangential dashpot
     float mu_s = 0;     // Coulomb sliding coefficient
-    float mu_r = 0;     // rolling resistance coefficient (torque μ_r·R_eff·F_n)
+    float mu_r = 0;     // rolling resistance coefficient (torque limit μ_r·R·F_n)
     float dt = 0;       // s, the step the stretch advances by
+    // kg·m², the moment of inertia a rolling spring between two particles swings (half one
+    // particle's: every particle of a run is alike); 0 leaves the spring undamped.
+    float rolling_inertia = 0;
 };
 
 // One body at a contact: a particle, or a wall/collider (omega 0, radius the lever arm used for
@@ -50,13 +56,21 @@ struct ContactResult {
     bool sliding = false;  // the tangential force sits on the Coulomb limit
 };
 
-// The law along a given contact normal `n` (unit, from a towards b), overlap `delta` (m > 0),
-// relative velocity of b's surface against a's at the contact `v_c` (m/s), relative rotation
-// `omega_rel` = ω_a − ω_b, rolling lever `r_eff` (m) and the reduced moment of inertia
-// `inertia_eff` (kg·m²) that caps the rolling torque so it never reverses the rotation in one
-// step. Advances `xi`, the tangential stretch as seen from a (m).
-PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, Vec3 omega_rel,
-                                         float lever_a, float r_eff, float inertia_eff, Vec3& xi,
+// `v` turned into the plane normal to `n`, keeping its length (a remembered stretch or torque
+// whose contact has rolled on).
+PLAB_HD inline Vec3 turned_into_plane(Vec3 v, Vec3 n) {
+    const float len2 = length_squared(v);
+    Vec3 s = v - dot(v, n) * n;
+    const float s2 = length_squared(s);
+    if (s2 > 0.f && len2 > 0.f) s = s * sqrtf(len2 / s2);
+    return s;
+}
+
+// The normal and tangential law along a given contact normal `n` (unit, from a towards b),
+// overlap `delta` (m > 0), relative velocity of b's surface against a's at the contact `v_c`
+// (m/s), with a's lever `lever_a` (m) for the tangential force's moment. Advances `xi`, the
+// tangential stretch as seen from a (m). No rolling resistance (rolling_spring, rolling_brake).
+PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, float lever_a, Vec3& xi,
                                          const FrictionLaw& law) {
     ContactResult r;
     r.touching = true;
@@ -66,13 +80,9 @@ PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, Vec3 ome
     r.normal = f_n;
     const Vec3 v_t = v_c - v_n * n;
 
-    // Turn the remembered stretch into the current tangent plane, keeping its length (the
-    // contact may have rolled), then stretch it by this step's sliding.
-    const float len2 = length_squared(xi);
-    Vec3 s = xi - dot(xi, n) * n;
-    const float s2 = length_squared(s);
-    if (s2 > 0.f && len2 > 0.f) s = s * sqrtf(len2 / s2);
-    s += v_t * law.dt;
+    // The remembered stretch, turned into the current tangent plane (the contact may have
+    // rolled), then stretched by this step's sliding.
+    Vec3 s = turned_into_plane(xi, n) + v_t * law.dt;
 
     // Friction drags a along with b's surface.
     Vec3 f_t = law.k_t * s + law.gamma_t * v_t;
@@ -88,16 +98,62 @@ PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, Vec3 ome
 
     r.force = -f_n * n + f_t;
     r.tangential = f_t;
-    // Rolling resistance: a constant torque against the relative rotation, capped by what
-    // stops that rotation within one step (so a resting pair does not rock back and forth).
-    const float w2 = length_squared(omega_rel);
-    if (law.mu_r > 0.f && w2 > 0.f && r_eff > 0.f) {
-        const float w = sqrtf(w2);
-        const float t = fminf(law.mu_r * r_eff * f_n, inertia_eff * w / law.dt);
-        r.rolling = omega_rel * (-t / w);
-    }
-    r.torque = cross(lever_a * n, f_t) + r.rolling;
+    r.torque = cross(lever_a * n, f_t);
     return r;
+}
+
+// The rolling spring's stiffness, N·m/rad: k_r = 2.25 k_n μ_r² R² (Wensrich & Katterfeld,
+// Powder Technol. 217, 409 (2012), the elastic–plastic spring–dashpot model's choice; Ai et al.,
+// Powder Technol. 206, 269 (2011), type C). A pair that rolls by θ against each other builds
+// the full torque μ_r·R·F_n once θ ≈ F_n / (2.25 k_n μ_r R): a fraction of a degree here.
+PLAB_HD inline float rolling_stiffness(const FrictionLaw& law, float lever) {
+    return 2.25f * law.k_n * law.mu_r * law.mu_r * lever * lever;
+}
+
+// The rolling spring's dashpot as a fraction of critical damping (Ai et al.'s η_r; it acts
+// while the spring holds, not once it slips at its limit). Without it a pair held by its
+// spring rings: the rotations of a slumping block then followed the rounding of the sums.
+inline constexpr float kRollingDamping = 0.3f;
+
+// Rolling resistance between two particles, as an elastic–plastic spring with memory: `m` is
+// the torque on a remembered from the last step (N·m, from a's side), turned with the contact
+// plane, wound back by this step's relative rolling (the part of ω_a − ω_b across `n`; twisting
+// about n is free) and capped at μ_r·R·F_n; while it holds, a dashpot (kRollingDamping) adds to
+// it, the sum still within the cap. Returns the torque on a and stores the spring's in `m`.
+// Unlike a constant torque against the rotation it holds a pair at rest under any moment up to
+// its limit (a constant torque can only brake a rotation that is already there, so a pile
+// under a steady moment keeps creeping: the full-size heap of docs/validation.md never came to
+// rest with it, and does with this).
+PLAB_HD inline Vec3 rolling_spring(Vec3& m, Vec3 n, Vec3 omega_rel, float lever, float f_n,
+                                   const FrictionLaw& law) {
+    const Vec3 rolling = omega_rel - dot(omega_rel, n) * n;
+    const float k_r = rolling_stiffness(law, lever);
+    Vec3 t = turned_into_plane(m, n) - rolling * (k_r * law.dt);
+    const float limit = law.mu_r * lever * f_n;
+    const float t2 = length_squared(t);
+    if (t2 > limit * limit) {
+        t = t * (t2 > 0.f ? limit / sqrtf(t2) : 0.f);
+        m = t;
+        return t;
+    }
+    m = t;
+    Vec3 total = t - rolling * (kRollingDamping * 2.f * sqrtf(law.rolling_inertia * k_r));
+    const float total2 = length_squared(total);
+    if (total2 > limit * limit) total = total * (limit / sqrtf(total2));
+    return total;
+}
+
+// Rolling resistance against a body of infinite mass (a wall, the collider), which has no
+// memory for a spring: a constant torque μ_r·R·F_n against the rotation `omega`, capped by
+// what stops the rotation within one step (moment of inertia `inertia`), so that a resting
+// particle does not rock back and forth.
+PLAB_HD inline Vec3 rolling_brake(Vec3 omega, float lever, float inertia, float f_n,
+                                  const FrictionLaw& law) {
+    const float w2 = length_squared(omega);
+    if (!(law.mu_r > 0.f && w2 > 0.f && lever > 0.f)) return {};
+    const float w = sqrtf(w2);
+    const float t = fminf(law.mu_r * lever * f_n, inertia * w / law.dt);
+    return omega * (-t / w);
 }
 
 // Solid-sphere moment of inertia, kg·m².
@@ -105,11 +161,12 @@ PLAB_HD inline float sphere_inertia(float mass, float radius) {
     return 0.4f * mass * radius * radius;
 }
 
-// A particle pair; `xi` is a's copy of the contact's stretch (from a's side). `mass` is one
-// particle's mass (every particle of a DEM run has the same). Computed from the lower id's
-// side and negated for the other, so both copies of a contact agree to the bit.
-PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBody& b, float mass,
-                                          Vec3& xi, const FrictionLaw& law) {
+// A particle pair; `xi` and `roll` are a's copies of the contact's stretch and rolling torque
+// (from a's side). Computed from the lower id's side and negated for the other, so both copies
+// of a contact agree to the bit. The rolling lever R is the particles' radius (for unequal
+// spheres their harmonic mean 2 R_a R_b / (R_a + R_b)).
+PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBody& b, Vec3& xi,
+                                          Vec3& roll, const FrictionLaw& law) {
     const bool a_low = a.id < b.id;
     // Copies, not references: a reference chosen at run time between two bodies would put
     // both in (slow, local) memory on the device; copies become register selects.
@@ -120,6 +177,7 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
     const float dist2 = length_squared(rel);
     if (dist2 >= reach * reach) {
         xi = {};
+        roll = {};
         return {};
     }
     const float dist = sqrtf(dist2);
@@ -127,19 +185,21 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
     const Vec3 n = dist > 1e-6f * reach ? rel * (1.f / dist) : Vec3{1.f, 0.f, 0.f};
     // Velocity of hi's surface against lo's at the contact point.
     const Vec3 v_c = (hi.vel - lo.vel) - cross(lo.radius * lo.omega + hi.radius * hi.omega, n);
-    const float r_eff = lo.radius * hi.radius / reach;
-    const float i_lo = sphere_inertia(mass, lo.radius), i_hi = sphere_inertia(mass, hi.radius);
     Vec3 s = a_low ? xi : -xi;
-    ContactResult r = contact_law(n, reach - dist, v_c, lo.omega - hi.omega, lo.radius, r_eff,
-                                  i_lo * i_hi / (i_lo + i_hi), s, law);
+    Vec3 m = a_low ? roll : -roll;
+    ContactResult r = contact_law(n, reach - dist, v_c, lo.radius, s, law);
+    r.rolling = rolling_spring(m, n, lo.omega - hi.omega, 2.f * lo.radius * hi.radius / reach,
+                               r.normal, law);
+    r.torque += r.rolling;
     if (a_low) {
         xi = s;
+        roll = m;
         return r;
     }
-    // Seen from hi: opposite force and stretch; the tangential force's moment about hi's
-    // centre has the same sign (lever and force both flip), scaled by hi's radius; rolling
-    // resistance opposes hi's relative rotation, which is the negated one.
+    // Seen from hi: opposite force, stretch and rolling torque; the tangential force's moment
+    // about hi's centre has the same sign (lever and force both flip), scaled by hi's radius.
     xi = -s;
+    roll = -m;
     r.force = -r.force;
     r.torque = cross(hi.radius * n, r.tangential) - r.rolling;
     r.tangential = -r.tangential;
@@ -149,7 +209,7 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
 
 // A flat wall (or any body of infinite mass at rest) touching particle a: `n` is the unit
 // normal from a's centre towards the wall, `delta` the overlap (m). Rolling on a wall uses
-// the particle's own radius and inertia.
+// the particle's own radius and inertia (rolling_brake).
 PLAB_HD inline ContactResult wall_contact(const ContactBody& a, float mass, Vec3 n, float delta,
                                           Vec3& xi, const FrictionLaw& law) {
     if (delta <= 0.f) {
@@ -157,8 +217,10 @@ PLAB_HD inline ContactResult wall_contact(const ContactBody& a, float mass, Vec3
         return {};
     }
     const Vec3 v_c = -a.vel - cross(a.radius * a.omega, n);
-    return contact_law(n, delta, v_c, a.omega, a.radius, a.radius, sphere_inertia(mass, a.radius),
-                       xi, law);
+    ContactResult r = contact_law(n, delta, v_c, a.radius, xi, law);
+    r.rolling = rolling_brake(a.omega, a.radius, sphere_inertia(mass, a.radius), r.normal, law);
+    r.torque += r.rolling;
+    return r;
 }
 
 // Angular velocity after one step of torque (semi-implicit Euler, like the linear kick).

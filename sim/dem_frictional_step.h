@@ -5,10 +5,11 @@
 //   omega / omega_next   angular velocity, rad/s (read from one, written to the other, swapped
 //                        by the caller after the pass: neighbours read a particle's rotation
 //                        while it is being updated)
-//   contacts             one ContactMemory: kContactSlots slots of 16 B, the partners' ids
-//                        first, then the tangential stretches from this particle's side; a
-//                        particle reads and rewrites only its own slots, and both copies of a
-//                        contact evolve identically; a contact keeps its slot while it lasts
+//   contacts             one ContactMemory: kContactSlots slots of 28 B, the partners' ids
+//                        first, then each slot's tangential stretch and rolling spring's
+//                        torque, both from this particle's side; a particle reads and
+//                        rewrites only its own slots, and both copies of a contact evolve
+//                        identically; a contact keeps its slot while it lasts
 //   wall_xi              one stretch per axis (a particle touches at most one wall of each pair)
 //   collider_xi          the stretch against the collider
 //   plate_xi             the stretch against the silo's floor plate (sim/orifice_plate.h)
@@ -38,13 +39,22 @@ struct ContactSlot {
 };
 static_assert(sizeof(ContactSlot) == 16, "16 B per contact slot");
 
+// What a slot remembers of its contact, from this particle's side: the tangential stretch (m)
+// and the rolling spring's torque (N·m, dem_friction.h), side by side so that a contact's
+// memory mostly lies in one 32 B sector (read and written as three 8 B pairs on the device).
+struct alignas(8) SlotState {
+    float xi[3];
+    float roll[3];
+};
+
 // One particle's slots as the pass keeps them: the twelve partners together, so that the CUDA
 // pass reads them with three 16 B loads (as {stretch, partner} pairs they took twelve loads,
 // each touching its own 32 B sector: 1M particles with lists 0.711 → 0.651 ms a step on an
-// H200), and a stretch only for a contact it finds.
+// H200), and the state of a slot only for a contact it finds. A slot is 28 B: a partner (4 B)
+// and its SlotState (24 B).
 struct alignas(16) ContactMemory {
     uint32_t partner[kContactSlots];
-    float xi[kContactSlots][3];  // m
+    SlotState state[kContactSlots];
 
     // Every slot free, no stretch.
     PLAB_HD static ContactMemory free_slots() {
@@ -55,17 +65,48 @@ struct alignas(16) ContactMemory {
     // Slot k as a record carries it: a free slot has no stretch, whatever it last held.
     PLAB_HD ContactSlot slot(int k) const {
         if (partner[k] == kFreeSlot) return {};
-        return {xi[k][0], xi[k][1], xi[k][2], partner[k]};
+        return {state[k].xi[0], state[k].xi[1], state[k].xi[2], partner[k]};
     }
     PLAB_HD void set(int k, const ContactSlot& s) {
         partner[k] = s.partner;
-        xi[k][0] = s.xi_x;
-        xi[k][1] = s.xi_y;
-        xi[k][2] = s.xi_z;
+        state[k].xi[0] = s.xi_x;
+        state[k].xi[1] = s.xi_y;
+        state[k].xi[2] = s.xi_z;
+    }
+    // Slot k's rolling torque as a record carries it (N·m; zero for a free slot).
+    PLAB_HD Float4 rolling(int k) const {
+        if (partner[k] == kFreeSlot) return {};
+        return {state[k].roll[0], state[k].roll[1], state[k].roll[2], 0.f};
+    }
+    PLAB_HD void set_rolling(int k, const Float4& t) {
+        state[k].roll[0] = t.x;
+        state[k].roll[1] = t.y;
+        state[k].roll[2] = t.z;
+    }
+    // Slot k's stretch and rolling torque, and their rewrite.
+    PLAB_HD void load(int k, Vec3& xi, Vec3& roll) const {
+#ifdef __CUDA_ARCH__
+        const float2* v = reinterpret_cast<const float2*>(&state[k]);
+        const float2 a = v[0], b = v[1], c = v[2];
+        xi = {a.x, a.y, b.x};
+        roll = {b.y, c.x, c.y};
+#else
+        xi = {state[k].xi[0], state[k].xi[1], state[k].xi[2]};
+        roll = {state[k].roll[0], state[k].roll[1], state[k].roll[2]};
+#endif
+    }
+    PLAB_HD void store(int k, Vec3 xi, Vec3 roll) {
+#ifdef __CUDA_ARCH__
+        float2* v = reinterpret_cast<float2*>(&state[k]);
+        v[0] = make_float2(xi.x, xi.y);
+        v[1] = make_float2(xi.z, roll.x);
+        v[2] = make_float2(roll.y, roll.z);
+#else
+        state[k] = {{xi.x, xi.y, xi.z}, {roll.x, roll.y, roll.z}};
+#endif
     }
 };
-static_assert(sizeof(ContactMemory) == kContactSlots * sizeof(ContactSlot),
-              "16 B per contact slot");
+static_assert(sizeof(ContactMemory) == kContactSlots * 28, "28 B per contact slot");
 
 // Raw views of the frictional state; owners live in the simulators.
 struct FrictionBuffers {
@@ -89,6 +130,7 @@ PLAB_HD inline FrictionLaw friction_law(const Params& p) {
     law.mu_s = p.friction;
     law.mu_r = p.rolling_friction;
     law.dt = p.dt;
+    law.rolling_inertia = 0.5f * sphere_inertia(p.mass, p.radius);
     return law;
 }
 
@@ -203,10 +245,11 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         o.id = load(b.sorted_id + j);
         o.radius = p.radius;
         o.omega = xyz(f.omega[o.id]);
-        // The stretch this contact had last step, if it was in memory.
+        // The stretch and rolling torque this contact had last step, if it was in memory.
         int slot = find_slot(table, o.id);
-        Vec3 xi = slot >= 0 ? Vec3{mine.xi[slot][0], mine.xi[slot][1], mine.xi[slot][2]} : Vec3{};
-        add(pair_contact(a, o, p.mass, xi, law));
+        Vec3 xi{}, roll{};
+        if (slot >= 0) mine.load(slot, xi, roll);
+        add(pair_contact(a, o, xi, roll, law));
         const bool fresh = slot < 0;
         if (fresh) slot = take_slot(table, o.id);
         if (slot < 0) {
@@ -214,9 +257,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
             return;
         }
         table.touched |= 1u << slot;
-        mine.xi[slot][0] = xi.x;
-        mine.xi[slot][1] = xi.y;
-        mine.xi[slot][2] = xi.z;
+        mine.store(slot, xi, roll);
         if (fresh) mine.partner[slot] = o.id;  // a lasting contact keeps its partner
     });
     // Contacts that opened give their slots back.

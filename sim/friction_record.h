@@ -18,6 +18,7 @@ namespace plab::sim {
 struct FrictionRecord {
     std::vector<Float4> omega;           // n, rad/s
     std::vector<ContactSlot> contacts;   // n × kContactSlots
+    std::vector<Float4> rolling;         // n × kContactSlots, the slots' rolling torques, N·m
     std::vector<Float4> wall_xi;         // n × 3 (x, y, z walls), m
     std::vector<Float4> collider_xi;     // n, m
     std::vector<Float4> plate_xi;        // n, m
@@ -35,10 +36,22 @@ inline std::vector<ContactSlot> slots_of(const std::vector<ContactMemory>& memor
         for (int k = 0; k < kContactSlots; ++k) slots.push_back(m.slot(k));
     return slots;
 }
-inline std::vector<ContactMemory> memory_of(const std::vector<ContactSlot>& slots) {
+inline std::vector<Float4> rolling_of(const std::vector<ContactMemory>& memory) {
+    std::vector<Float4> rolling;
+    rolling.reserve(memory.size() * kContactSlots);
+    for (const ContactMemory& m : memory)
+        for (int k = 0; k < kContactSlots; ++k) rolling.push_back(m.rolling(k));
+    return rolling;
+}
+// `rolling` holds as many entries as `slots` (fill_absent_friction_arrays).
+inline std::vector<ContactMemory> memory_of(const std::vector<ContactSlot>& slots,
+                                            const std::vector<Float4>& rolling) {
     std::vector<ContactMemory> memory(slots.size() / kContactSlots);
     for (std::size_t i = 0; i < memory.size(); ++i)
-        for (int k = 0; k < kContactSlots; ++k) memory[i].set(k, slots[i * kContactSlots + k]);
+        for (int k = 0; k < kContactSlots; ++k) {
+            memory[i].set(k, slots[i * kContactSlots + k]);
+            memory[i].set_rolling(k, rolling[i * kContactSlots + k]);
+        }
     return memory;
 }
 
@@ -50,6 +63,7 @@ template <typename Record, typename F>
 void for_each_friction_array(Record& r, F&& f) {
     f("omega", r.omega, std::size_t{1});
     f("contacts", r.contacts, std::size_t(kContactSlots));
+    f("rolling", r.rolling, std::size_t(kContactSlots));
     f("wall_xi", r.wall_xi, std::size_t{3});
     f("collider_xi", r.collider_xi, std::size_t{1});
     f("plate_xi", r.plate_xi, std::size_t{1});

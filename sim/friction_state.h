@@ -47,7 +47,8 @@ class FrictionState {
     // record checked by friction_record_problem, empty for zero rotation and no memory.
     FrictionRecord capture() const {
         if (omega_.empty()) return {};
-        return {omega_, slots_of(contacts_), wall_xi_, collider_xi_, plate_xi_, contact_info_};
+        return {omega_,       slots_of(contacts_), rolling_of(contacts_), wall_xi_,
+                collider_xi_, plate_xi_,           contact_info_};
     }
     void restore(const FrictionRecord& r) {
         reset(0);
@@ -56,7 +57,7 @@ class FrictionState {
         fill_absent_friction_arrays(full, r.omega.size());
         omega_ = std::move(full.omega);
         omega_next_.assign(omega_.size(), Float4{});
-        contacts_ = memory_of(full.contacts);
+        contacts_ = memory_of(full.contacts, full.rolling);
         wall_xi_ = std::move(full.wall_xi);
         collider_xi_ = std::move(full.collider_xi);
         plate_xi_ = std::move(full.plate_xi);

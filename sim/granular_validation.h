@@ -54,7 +54,8 @@ GranularCase column_collapse_case(double a, int resolution, int channel,
 // heap in a narrow channel (HeapShape), measured 25.2 ± 0.8° (six heaps), and the DEM
 // coefficients their simulation reproduced it with: sliding friction 0.16 bead on bead and
 // 0.45 bead on wall (the channel's plates; the floor is lined with fixed beads), rolling
-// resistance 0.09 with the same torque law as ours (μ_r·R_eff·F_n).
+// resistance 0.09 as a torque of at most μ_r·R·F_n with R the bead's radius (the reference's
+// code measures the lever from the bead's centre to the contact; ours, dem_friction.h, too).
 struct ReposeReference {
     double angle_deg = 25.2, spread_deg = 0.8;
     float friction = 0.16f, wall_friction = 0.45f, rolling_friction = 0.09f;

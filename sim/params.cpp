@@ -60,8 +60,9 @@ const ParamInfo kTable[] = {
      "silo's plate (a bead on glass, steel or a rough floor differs from bead on bead).",
      0, 10, false, &Params::wall_friction, kDemOnly},
     {"rolling_friction", "",
-     "Frictional contacts: rolling resistance mu_r; a sphere on a slope steeper than atan(mu_r) "
-     "rolls.",
+     "Frictional contacts: rolling resistance mu_r, a torque of at most mu_r R F_n (between "
+     "particles a rolling spring remembered per contact); a sphere on a slope steeper than "
+     "atan(mu_r) rolls.",
      0, 1, false, &Params::rolling_friction, kDemOnly},
     {"tangential_stiffness", "x spring",
      "Frictional contacts: tangential spring (and dashpot) as a fraction of the normal one.", 0.01,

@@ -73,7 +73,7 @@ struct Params {
     // memory and rolling resistance (dem_friction.h; particles then spin).
     int contact = 0;                 // ContactLaw
     float friction = 0.5f;           // μ_s, sliding friction coefficient
-    float rolling_friction = 0.05f;  // μ_r, rolling resistance (torque μ_r·R_eff·F_n)
+    float rolling_friction = 0.05f;  // μ_r, rolling resistance (torque limit μ_r·R·F_n)
     float wall_friction = 0.5f;      // μ_s against the walls, the collider and the silo's plate
     float tangential_stiffness = 2.f / 7.f;  // k_t / k_n (and γ_t / γ_n)
 

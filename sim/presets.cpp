@@ -153,9 +153,10 @@ struct FrictionValues {
 // Glass beads: μ_s = 0.4 (glass-on-glass sliding friction is quoted from about 0.1 in binary
 // collisions of clean beads, Foerster et al., Phys. Fluids 6, 1108 (1994), to 0.5 in bead
 // packings; 0.4 is the middle of the 0.2-0.5 used for glass beads in DEM), μ_r = 0.02 (smooth
-// spheres roll almost freely; Ai et al., Powder Technol. 206, 269 (2011), constant-torque
-// model), k_t/k_n = 2/7 (the ratio that gives tangential and normal oscillations of a sphere
-// the same period; Mindlin's 2(1-ν)/(2-ν) is 0.86-0.89 for glass's ν of 0.2-0.25).
+// spheres roll almost freely; Ai et al., Powder Technol. 206, 269 (2011); the torque limit is
+// μ_r·R·F_n with the bead's radius R, dem_friction.h), k_t/k_n = 2/7 (the ratio that gives
+// tangential and normal oscillations of a sphere the same period; Mindlin's 2(1-ν)/(2-ν) is
+// 0.86-0.89 for glass's ν of 0.2-0.25).
 constexpr FrictionValues kGlassBeads{0.4f, 0.02f, 2.f / 7.f, 0.4f};
 // Sand-like: μ_s = 0.6 (quartz sand 0.5-0.7) and μ_r = 0.3, the rolling resistance with which
 // spheres pile and shear like angular grains (Wensrich & Katterfeld, Powder Technol. 217, 409

@@ -28,7 +28,7 @@ bool DeviceFrictionState::restore(const FrictionRecord& record, cudaStream_t str
     // Sized and cleared as a reset does (omega_next included), then overwritten.
     const bool reallocated = reset(n, stream);
     omega_.upload(full.omega, stream);
-    const std::vector<ContactMemory> memory = memory_of(full.contacts);
+    const std::vector<ContactMemory> memory = memory_of(full.contacts, full.rolling);
     contacts_.upload(memory, stream);
     wall_xi_.upload(full.wall_xi, stream);
     collider_xi_.upload(full.collider_xi, stream);
@@ -55,6 +55,7 @@ FrictionRecord DeviceFrictionState::capture(cudaStream_t stream) const {
     contact_info_.download(r.contact_info, stream);
     PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     r.contacts = slots_of(memory);
+    r.rolling = rolling_of(memory);
     return r;
 }
 

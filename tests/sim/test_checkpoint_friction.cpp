@@ -203,7 +203,12 @@ TEST(FrictionalCheckpoint, ReadsTheCorpusOfBothVersions) {
             if (!c.state.friction.empty()) {
                 CpuSimulator s;
                 restore_checkpoint(s, c);
-                EXPECT_EQ(arrays_of(s.capture_state().friction), arrays_of(c.state.friction));
+                // Arrays the state gained after the file was written come back as their
+                // defaults (the file predates the rolling springs: no torque in any slot).
+                FrictionRecord expected = c.state.friction;
+                EXPECT_TRUE(expected.rolling.empty()) << file;
+                fill_absent_friction_arrays(expected, expected.omega.size());
+                EXPECT_EQ(arrays_of(s.capture_state().friction), arrays_of(expected));
             }
         }
     }
