@@ -78,8 +78,10 @@ TEST(SiloValidation, TheFitRecoversASteadyFlowAndItsChangeWithHeight) {
 }
 
 TEST(SiloValidation, ASmallSiloDrainsThroughItsOrificeAndHoldsWhenItIsClosed) {
-    // 9 beads wide, filled 6 high: about 550 beads.
-    const SiloCase c = silo_case(9, 6);
+    // 9 beads wide, filled 8 high: about 730 beads. (Filled 6 high the fill stood above the
+    // 5 d orifice for only 0.25 s, the start of the flow the fit skips: with the rolling
+    // springs it dropped below it one sample after the skip, leaving nothing to fit.)
+    const SiloCase c = silo_case(9, 8);
     CpuSimulator sim;
     const SiloFill fill = settle_silo(sim, c);
     EXPECT_EQ(fill.non_finite, 0u);
@@ -88,7 +90,7 @@ TEST(SiloValidation, ASmallSiloDrainsThroughItsOrificeAndHoldsWhenItIsClosed) {
     const double phi = fill.bulk_density / (c.params.mass / (M_PI / 6.0 * d * d * d));
     EXPECT_GT(phi, 0.5);
     EXPECT_LT(phi, 0.66);
-    EXPECT_NEAR(fill.height / d, 6.0, 1.5);
+    EXPECT_NEAR(fill.height / d, 8.0, 1.5);
 
     const SiloResult closed = discharge_silo(sim, c, fill, 0, 0.3);
     EXPECT_EQ(closed.discharged, 0u);
