@@ -12,7 +12,7 @@ packages=(
     libglfw3-dev libglm-dev libimgui-dev libstb-dev python3-glad
     libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
     xvfb xauth xdotool clang-format
-    clang-16 libfuzzer-16-dev libomp-16-dev
+    clang-16 libfuzzer-16-dev libomp-16-dev libclang-rt-16-dev
     pybind11-dev python3-dev python3-numpy python3-pytest
     libavcodec-dev libavformat-dev libswscale-dev
 )
