@@ -105,7 +105,8 @@ PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, float le
 // The rolling spring's stiffness, N·m/rad: k_r = 2.25 k_n μ_r² R² (Wensrich & Katterfeld,
 // Powder Technol. 217, 409 (2012), the elastic–plastic spring–dashpot model's choice; Ai et al.,
 // Powder Technol. 206, 269 (2011), type C). A pair that rolls by θ against each other builds
-// the full torque μ_r·R·F_n once θ ≈ F_n / (2.25 k_n μ_r R): a fraction of a degree here.
+// the full torque μ_r·R·F_n once θ ≈ F_n / (2.25 k_n μ_r R): 0.14° for a glass bead of the
+// presets under its own weight at μ_r 0.09, a few degrees thirty layers down a heap.
 PLAB_HD inline float rolling_stiffness(const FrictionLaw& law, float lever) {
     return 2.25f * law.k_n * law.mu_r * law.mu_r * lever * lever;
 }
