@@ -132,12 +132,10 @@ PLAB_HD inline Vec3 rolling_spring(Vec3& m, Vec3 n, Vec3 omega_rel, float lever,
     Vec3 t = turned_into_plane(m, n) - rolling * (k_r * law.dt);
     const float limit = law.mu_r * lever * f_n;
     const float t2 = length_squared(t);
-    if (t2 > limit * limit) {
-        t = t * (t2 > 0.f ? limit / sqrtf(t2) : 0.f);
-        m = t;
-        return t;
-    }
+    const bool slips = t2 > limit * limit;
+    if (slips) t = t * (limit / sqrtf(t2));
     m = t;
+    if (slips) return t;
     Vec3 total = t - rolling * (kRollingDamping * 2.f * sqrtf(law.rolling_inertia * k_r));
     const float total2 = length_squared(total);
     if (total2 > limit * limit) total = total * (limit / sqrtf(total2));

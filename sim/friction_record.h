@@ -27,21 +27,22 @@ struct FrictionRecord {
     bool empty() const { return omega.empty(); }
 };
 
-// The pass's contact memory (one ContactMemory a particle) as a record's slots (kContactSlots
-// a particle, in slot order), and back.
-inline std::vector<ContactSlot> slots_of(const std::vector<ContactMemory>& memory) {
-    std::vector<ContactSlot> slots;
-    slots.reserve(memory.size() * kContactSlots);
+// The pass's contact memory (one ContactMemory a particle) as a record's arrays (kContactSlots
+// entries a particle, in slot order): each slot's `read(memory, k)`.
+template <typename Read>
+auto per_slot(const std::vector<ContactMemory>& memory, Read&& read) {
+    std::vector<decltype(read(memory.front(), 0))> out;
+    out.reserve(memory.size() * kContactSlots);
     for (const ContactMemory& m : memory)
-        for (int k = 0; k < kContactSlots; ++k) slots.push_back(m.slot(k));
-    return slots;
+        for (int k = 0; k < kContactSlots; ++k) out.push_back(read(m, k));
+    return out;
+}
+// The slots (partner and stretch) and the slots' rolling torques, and back.
+inline std::vector<ContactSlot> slots_of(const std::vector<ContactMemory>& memory) {
+    return per_slot(memory, [](const ContactMemory& m, int k) { return m.slot(k); });
 }
 inline std::vector<Float4> rolling_of(const std::vector<ContactMemory>& memory) {
-    std::vector<Float4> rolling;
-    rolling.reserve(memory.size() * kContactSlots);
-    for (const ContactMemory& m : memory)
-        for (int k = 0; k < kContactSlots; ++k) rolling.push_back(m.rolling(k));
-    return rolling;
+    return per_slot(memory, [](const ContactMemory& m, int k) { return m.rolling(k); });
 }
 // `rolling` holds as many entries as `slots` (fill_absent_friction_arrays).
 inline std::vector<ContactMemory> memory_of(const std::vector<ContactSlot>& slots,
