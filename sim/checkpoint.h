@@ -27,11 +27,12 @@
 //   frictional section (only with flag bit 1): u32 array count (≤ 64), then each array:
 //            str name, u64 byte length, the bytes. By particle id (sim/friction_record.h,
 //            for_each_friction_array): omega (f32×4 per particle, rad/s), contacts (12 slots
-//            of 16 B: f32×3 stretch in m, u32 partner id or 0xffffffff when free), wall_xi
-//            (f32×4 × 3), collider_xi, plate_xi (f32×4, m), contact_info (u32). A known
-//            array must hold exactly n particles' entries; an unknown one is skipped with a
-//            note, a missing one is restored as its default (zero, free slots); omega is
-//            required.
+//            of 16 B: f32×3 stretch in m, u32 partner id or 0xffffffff when free), rolling
+//            (12 × f32×4: each slot's rolling torque, N·m), wall_xi (f32×4 × 3: stretch and
+//            rolling torque, wall_memory), collider_xi, plate_xi (f32×4, m), contact_info
+//            (u32). A known array must hold exactly n particles' entries; an unknown one is
+//            skipped with a note, a missing one is restored as its default (zero, free
+//            slots); omega is required.
 //   u64      FNV-1a 64 of every byte before it
 #include <cstddef>
 #include <cstdint>

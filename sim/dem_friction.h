@@ -3,10 +3,11 @@
 // spring–dashpot along the normal, a tangential spring whose stretch is remembered per contact
 // (carried from step to step, turned with the contact plane, capped by Coulomb's limit μ_s·F_n),
 // and rolling resistance: between particles an elastic–plastic rolling spring remembered per
-// contact (its torque grows with the relative rolling and is capped at μ_r·R·F_n), against the
-// walls and the collider a constant torque μ_r·R·F_n. Particles then carry an angular velocity
-// and receive torques; walls and the collider are contact partners of infinite mass that
-// neither move nor turn.
+// contact (its torque grows with the relative rolling and is capped at μ_r·R·F_n), the same
+// spring against the box's walls (remembered per wall), and against the collider and the silo's
+// plate, which have no room for it, a constant torque μ_r·R·F_n. Particles then carry an
+// angular velocity and receive torques; walls and the collider are contact partners of
+// infinite mass that neither move nor turn.
 //
 // Exact antisymmetry: a pair is always computed from the side of its lower id, and the other
 // side negates the result, so the force, the torques and the stored stretch and rolling torque
@@ -32,8 +33,9 @@ struct FrictionLaw {
     float mu_s = 0;     // Coulomb sliding coefficient
     float mu_r = 0;     // rolling resistance coefficient (torque limit μ_r·R·F_n)
     float dt = 0;       // s, the step the stretch advances by
-    // kg·m², the moment of inertia a rolling spring between two particles swings (half one
-    // particle's: every particle of a run is alike); 0 leaves the spring undamped.
+    // kg·m², the moment of inertia a rolling spring swings: between two particles half one
+    // particle's (every particle of a run is alike), against a wall a whole one's (the wall
+    // does not turn); 0 leaves the spring undamped.
     float rolling_inertia = 0;
 };
 
@@ -142,8 +144,8 @@ PLAB_HD inline Vec3 rolling_spring(Vec3& m, Vec3 n, Vec3 omega_rel, float lever,
     return total;
 }
 
-// Rolling resistance against a body of infinite mass (a wall, the collider), which has no
-// memory for a spring: a constant torque μ_r·R·F_n against the rotation `omega`, capped by
+// Rolling resistance against a body of infinite mass with no memory for a spring (the
+// collider, the silo's plate): a constant torque μ_r·R·F_n against the rotation `omega`, capped by
 // what stops the rotation within one step (moment of inertia `inertia`), so that a resting
 // particle does not rock back and forth.
 PLAB_HD inline Vec3 rolling_brake(Vec3 omega, float lever, float inertia, float f_n,
@@ -206,11 +208,32 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
     return r;
 }
 
-// A flat wall (or any body of infinite mass at rest) touching particle a: `n` is the unit
-// normal from a's centre towards the wall, `delta` the overlap (m). Rolling on a wall uses
-// the particle's own radius and inertia (rolling_brake).
-PLAB_HD inline ContactResult wall_contact(const ContactBody& a, float mass, Vec3 n, float delta,
-                                          Vec3& xi, const FrictionLaw& law) {
+// A flat wall of the box touching particle a: `n` is the unit normal from a's centre towards
+// the wall, `delta` the overlap (m), `xi` and `roll` the contact's remembered stretch and
+// rolling torque. The rolling spring's lever is the particle's radius (the distance from its
+// centre to the contact, as between particles) and it swings the particle's whole inertia
+// (`law.rolling_inertia`): a bead held against a plate by a moment below μ_r·R·F_n stays put
+// instead of creeping as it did under the constant torque.
+PLAB_HD inline ContactResult wall_contact(const ContactBody& a, Vec3 n, float delta, Vec3& xi,
+                                          Vec3& roll, const FrictionLaw& law) {
+    if (delta <= 0.f) {
+        xi = {};
+        roll = {};
+        return {};
+    }
+    const Vec3 v_c = -a.vel - cross(a.radius * a.omega, n);
+    ContactResult r = contact_law(n, delta, v_c, a.radius, xi, law);
+    r.rolling = rolling_spring(roll, n, a.omega, a.radius, r.normal, law);
+    r.torque += r.rolling;
+    return r;
+}
+
+// Any other body of infinite mass at rest (the collider, the silo's plate) touching particle
+// a, with `n` and `delta` as for a wall: no memory for a rolling spring there, so rolling
+// resistance is the constant torque (rolling_brake) with the particle's own radius and
+// inertia.
+PLAB_HD inline ContactResult braked_body_contact(const ContactBody& a, float mass, Vec3 n,
+                                                 float delta, Vec3& xi, const FrictionLaw& law) {
     if (delta <= 0.f) {
         xi = {};
         return {};

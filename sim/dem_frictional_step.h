@@ -10,7 +10,8 @@
 //                        torque, both from this particle's side; a particle reads and
 //                        rewrites only its own slots, and both copies of a contact evolve
 //                        identically; a contact keeps its slot while it lasts
-//   wall_xi              one stretch per axis (a particle touches at most one wall of each pair)
+//   wall_xi              one Float4 per axis (a particle touches at most one wall of each
+//                        pair): the stretch and the rolling spring's torque (wall_memory)
 //   collider_xi          the stretch against the collider
 //   plate_xi             the stretch against the silo's floor plate (sim/orifice_plate.h)
 // A contact without a free slot is still computed, with no memory (its stretch starts from
@@ -113,7 +114,7 @@ struct FrictionBuffers {
     const Float4* omega = nullptr;      // by id, rad/s
     Float4* omega_next = nullptr;       // by id, rad/s
     ContactMemory* contacts = nullptr;  // by id
-    Float4* wall_xi = nullptr;          // by id, 3 each (x, y, z walls), m
+    Float4* wall_xi = nullptr;          // by id, 3 each (x, y, z walls): wall_memory
     Float4* collider_xi = nullptr;      // by id, m
     Float4* plate_xi = nullptr;         // by id, m
     // Per id: what the last step's contacts were (contact_word, sim/friction_stats.h).
@@ -189,21 +190,81 @@ PLAB_HD inline int take_slot(SlotTable& t, uint32_t id) {
     return slot;
 }
 
-// One body of infinite mass (a wall, the collider): the contact with overlap `delta` along
-// `n`, its remembered stretch read only if the body was touched last step (`touched_before`)
-// and written only if it is touched now or was then. Returns whether it touches now.
+// A wall's memory in one Float4. The wall's normal is the axis, and both the stretch and the
+// rolling torque lie in its plane, so each has two components: the stretch keeps its place in
+// x, y, z (its normal component is zero), and the torque's two (the axis after the wall's,
+// then the one after that) take the normal's lane and w. A file written before the walls had
+// rolling springs holds zeros there: its springs start at zero.
+PLAB_HD inline Float4 wall_memory(int axis, Vec3 xi, Vec3 roll) {
+    Float4 m{xi.x, xi.y, xi.z, 0.f};
+    if (axis == 0) m = {roll.y, xi.y, xi.z, roll.z};
+    if (axis == 1) m = {xi.x, roll.z, xi.z, roll.x};
+    if (axis == 2) m = {xi.x, xi.y, roll.x, roll.y};
+    return m;
+}
+PLAB_HD inline void read_wall_memory(int axis, Float4 m, Vec3& xi, Vec3& roll) {
+    xi = {m.x, m.y, m.z};
+    roll = {};
+    if (axis == 0) {
+        xi.x = 0.f;
+        roll = {0.f, m.x, m.w};
+    }
+    if (axis == 1) {
+        xi.y = 0.f;
+        roll = {m.w, 0.f, m.y};
+    }
+    if (axis == 2) {
+        xi.z = 0.f;
+        roll = {m.z, m.w, 0.f};
+    }
+}
+
+// A contact with a body of infinite mass whose memory is one Float4 at `memory`: read only
+// if the body was touched last step (`touched_before`; otherwise the contact starts from
+// zero) and written only if it is touched now or was then. `contact(m)` computes the contact
+// from the memory `m` and rewrites it. Returns whether the body touches now.
+template <typename Contact, typename Add>
+PLAB_HD inline bool remembered_contact(float delta, Float4* memory, bool touched_before,
+                                       Contact&& contact, Add&& add) {
+    if (delta <= 0.f) {
+        if (touched_before) *memory = Float4{};
+        return false;
+    }
+    Float4 m = touched_before ? *memory : Float4{};
+    add(contact(m));
+    *memory = m;
+    return true;
+}
+
+// The box's wall normal to `axis` (n = ±that axis, towards the wall) touching particle a with
+// overlap `delta`, remembered in wall_memory.
+template <typename Add>
+PLAB_HD inline bool box_wall_contact(const ContactBody& a, int axis, Vec3 n, float delta,
+                                     Float4* memory, bool touched_before, const FrictionLaw& law,
+                                     Add&& add) {
+    auto contact = [&](Float4& m) {
+        Vec3 xi, roll;
+        read_wall_memory(axis, m, xi, roll);
+        const ContactResult r = wall_contact(a, n, delta, xi, roll, law);
+        m = wall_memory(axis, xi, roll);
+        return r;
+    };
+    return remembered_contact(delta, memory, touched_before, contact, add);
+}
+
+// A body of infinite mass without rolling memory (the collider, the silo's plate) touching
+// particle a with overlap `delta` along `n`, its stretch remembered in `stretch`.
 template <typename Add>
 PLAB_HD inline bool fixed_body_contact(const ContactBody& a, float mass, Vec3 n, float delta,
                                        Float4* stretch, bool touched_before, const FrictionLaw& law,
                                        Add&& add) {
-    if (delta <= 0.f) {
-        if (touched_before) *stretch = Float4{};
-        return false;
-    }
-    Vec3 xi = touched_before ? xyz(*stretch) : Vec3{};
-    add(wall_contact(a, mass, n, delta, xi, law));
-    *stretch = to_float4(xi);
-    return true;
+    auto contact = [&](Float4& m) {
+        Vec3 xi = xyz(m);
+        const ContactResult r = braked_body_contact(a, mass, n, delta, xi, law);
+        m = to_float4(xi);
+        return r;
+    };
+    return remembered_contact(delta, stretch, touched_before, contact, add);
 }
 
 // Force and torque on the particle at cell-order position i (sorted memory) from every
@@ -222,6 +283,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     const FrictionLaw law = friction_law(p);
     FrictionLaw fixed_law = law;  // against the walls, the collider and the plate
     fixed_law.mu_s = p.wall_friction;
+    fixed_law.rolling_inertia = sphere_inertia(p.mass, p.radius);  // the wall does not turn
     const float reach2 = 4.f * p.radius * p.radius;
     const uint32_t before = f.contact_info[a.id];
 
@@ -278,8 +340,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         Vec3 n{};
         (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = near_low ? -1.f : 1.f;
         const uint32_t bit = kTouchWallX << axis;  // x, y, z in a row
-        if (fixed_body_contact(a, p.mass, n, delta, walls + axis, (before & bit) != 0, fixed_law,
-                               add))
+        if (box_wall_contact(a, axis, n, delta, walls + axis, (before & bit) != 0, fixed_law, add))
             sums.touched |= bit;
     }
 

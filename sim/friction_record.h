@@ -19,7 +19,7 @@ struct FrictionRecord {
     std::vector<Float4> omega;           // n, rad/s
     std::vector<ContactSlot> contacts;   // n × kContactSlots
     std::vector<Float4> rolling;         // n × kContactSlots, the slots' rolling torques, N·m
-    std::vector<Float4> wall_xi;         // n × 3 (x, y, z walls), m
+    std::vector<Float4> wall_xi;         // n × 3 (x, y, z walls): wall_memory
     std::vector<Float4> collider_xi;     // n, m
     std::vector<Float4> plate_xi;        // n, m
     std::vector<uint32_t> contact_info;  // n, the last step's contacts (FrictionBuffers)

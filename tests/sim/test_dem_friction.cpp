@@ -26,14 +26,19 @@ struct Incline {
     float theta = 20.f * kPi / 180.f;
     FrictionLaw law;
 
-    Incline(float mu_s, float mu_r) {
+    // `braked`: rolling resistance as the collider's constant torque instead of the walls'
+    // spring.
+    bool braked = false;
+
+    Incline(float mu_s, float mu_r, bool braked_rolling = false) : braked(braked_rolling) {
         law.k_n = 1000.f;
         law.gamma_n = 0.3f * 2.f * std::sqrt(mass * law.k_n);
         law.k_t = law.k_n * 2.f / 7.f;
         law.gamma_t = law.gamma_n * 0.5f;
         law.mu_s = mu_s;
         law.mu_r = mu_r;
-        law.dt = kPi * std::sqrt(mass / law.k_n) / 50.f;  // a fiftieth of a contact
+        law.dt = kPi * std::sqrt(mass / law.k_n) / 50.f;     // a fiftieth of a contact
+        law.rolling_inertia = sphere_inertia(mass, radius);  // the floor does not turn
     }
 
     // Rolls the sphere down a floor (y = 0) under gravity tilted by θ towards +x for `seconds`,
@@ -43,11 +48,13 @@ struct Incline {
         b.radius = radius;
         b.pos = {0.f, radius - mass * g * std::cos(theta) / law.k_n, 0.f};
         const Vec3 gravity{g * std::sin(theta), -g * std::cos(theta), 0.f};
-        Vec3 xi;
+        Vec3 xi, roll;
+        const Vec3 down{0.f, -1.f, 0.f};
         const int steps = static_cast<int>(seconds / law.dt);
         for (int i = 0; i < steps; ++i) {
-            const ContactResult c =
-                wall_contact(b, mass, Vec3{0.f, -1.f, 0.f}, radius - b.pos.y, xi, law);
+            const float delta = radius - b.pos.y;
+            const ContactResult c = braked ? braked_body_contact(b, mass, down, delta, xi, law)
+                                           : wall_contact(b, down, delta, xi, roll, law);
             b.vel = b.vel + (c.force * (1.f / mass) + gravity) * law.dt;
             b.omega = spin_kick(b.omega, c.torque, mass, radius, law.dt);
             b.pos = b.pos + b.vel * law.dt;
@@ -87,15 +94,31 @@ TEST(DemFriction, WithTooLittleFrictionASphereSlipsAtCoulombsRate) {
     EXPECT_GT(b.vel.x, -b.omega.z * s.radius * 1.2f);  // still slipping
 }
 
+// Both forms of rolling resistance on a fixed body: the walls' spring and the collider's
+// constant torque.
 TEST(DemFriction, RollingResistanceAboveTanThetaHoldsTheSphere) {
-    const Incline held(0.5f, 0.5f);   // μ_r = 0.5 > tan 20° = 0.364
-    const Incline rolls(0.5f, 0.2f);  // μ_r = 0.2 < tan 20°: rolls, slower than without
-    const float free_roll = 5.f / 7.f * held.g * std::sin(held.theta) * kSeconds;
-    EXPECT_LT(std::abs(held.run(kSeconds).vel.x), 0.01f * free_roll);
-    // a = g (sin θ − μ_r cos θ) / (1 + I/(m R²)) = 5/7 g (sin θ − μ_r cos θ)
-    const float slowed =
-        5.f / 7.f * rolls.g * (std::sin(rolls.theta) - 0.2f * std::cos(rolls.theta)) * kSeconds;
-    EXPECT_NEAR(rolls.run(kSeconds).vel.x, slowed, 0.03f * slowed);
+    for (bool braked : {false, true}) {
+        const Incline held(0.5f, 0.5f, braked);   // μ_r = 0.5 > tan 20° = 0.364
+        const Incline rolls(0.5f, 0.2f, braked);  // μ_r = 0.2 < tan 20°: rolls, slower
+        const float free_roll = 5.f / 7.f * held.g * std::sin(held.theta) * kSeconds;
+        EXPECT_LT(std::abs(held.run(kSeconds).vel.x), 0.01f * free_roll) << braked;
+        // a = g (sin θ − μ_r cos θ) / (1 + I/(m R²)) = 5/7 g (sin θ − μ_r cos θ)
+        const float slowed =
+            5.f / 7.f * rolls.g * (std::sin(rolls.theta) - 0.2f * std::cos(rolls.theta)) * kSeconds;
+        EXPECT_NEAR(rolls.run(kSeconds).vel.x, slowed, 0.03f * slowed) << braked;
+    }
+}
+
+// Held on the incline below its rolling limit, the sphere on a wall's spring stays where it
+// settled however long it sits; on the constant torque it creeps down the slope (the torque
+// brakes a rotation only once there is one, so every step lets a little through).
+TEST(DemFriction, OnAWallTheRollingSpringHoldsWhereTheConstantTorqueCreeps) {
+    const Incline sprung(0.5f, 0.5f), braked(0.5f, 0.5f, true);
+    const float settled = sprung.run(0.05f).pos.x;
+    const float later = sprung.run(0.5f).pos.x;
+    EXPECT_LT(std::abs(later - settled), 1e-4f * sprung.radius) << settled << " " << later;
+    const float creep = braked.run(0.5f).pos.x - braked.run(0.05f).pos.x;
+    EXPECT_GT(creep, 10.f * std::abs(later - settled)) << creep;
 }
 
 FrictionLaw unit_law() {

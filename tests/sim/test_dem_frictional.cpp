@@ -357,6 +357,52 @@ TEST(ContactSlots, ABodyOfInfiniteMassMovesItsMemoryOnlyWhileTouched) {
     EXPECT_EQ(stretch.x, 5.f);
 }
 
+// A wall's Float4 holds the stretch and the rolling torque, both in the wall's plane, without
+// loss; the stretch keeps its x, y, z lanes, so a record written before the walls had springs
+// (zeros in the normal lane and w) reads as the same stretch and no torque.
+TEST(ContactSlots, AWallsMemoryHoldsItsStretchAndRollingTorque) {
+    for (int axis = 0; axis < 3; ++axis) {
+        Vec3 xi{1.f, 2.f, 3.f}, roll{4.f, 5.f, 6.f};
+        (axis == 0 ? xi.x : axis == 1 ? xi.y : xi.z) = 0.f;  // in the wall's plane
+        (axis == 0 ? roll.x : axis == 1 ? roll.y : roll.z) = 0.f;
+        const Float4 m = wall_memory(axis, xi, roll);
+        Vec3 xi_back, roll_back;
+        read_wall_memory(axis, m, xi_back, roll_back);
+        EXPECT_EQ(length_squared(xi_back - xi), 0.f) << axis;
+        EXPECT_EQ(length_squared(roll_back - roll), 0.f) << axis;
+        // Written by a version without wall springs: the stretch in place, nothing else.
+        Float4 old = to_float4(xi);
+        read_wall_memory(axis, old, xi_back, roll_back);
+        EXPECT_EQ(length_squared(xi_back - xi), 0.f) << axis;
+        EXPECT_EQ(length_squared(roll_back), 0.f) << axis;
+    }
+}
+
+// A bead turned against the floor by a moment below its rolling limit winds the wall's spring
+// and keeps its torque in memory from step to step; once it leaves, the memory is cleared.
+TEST(ContactSlots, AWallsRollingSpringIsRememberedWhileTouched) {
+    Params p = preset_params(Preset::GlassBeads);
+    FrictionLaw law = friction_law(p);
+    law.rolling_inertia = sphere_inertia(p.mass, p.radius);
+    ContactBody a;
+    a.radius = p.radius;
+    a.omega = {0.f, 0.f, 0.5f};  // rolling about z on a floor below
+    auto add = [](const ContactResult&) {};
+    const Vec3 down{0.f, -1.f, 0.f};
+    Float4 memory{};
+    const float delta = 0.01f * p.radius;
+    ASSERT_TRUE(box_wall_contact(a, 1, down, delta, &memory, false, law, add));
+    Vec3 xi, first, second;
+    read_wall_memory(1, memory, xi, first);
+    ASSERT_TRUE(box_wall_contact(a, 1, down, delta, &memory, true, law, add));
+    read_wall_memory(1, memory, xi, second);
+    EXPECT_LT(first.z, 0.f);                                          // against the rolling
+    EXPECT_NEAR(second.z, 2.f * first.z, 1e-6f * std::abs(first.z));  // wound on, not restarted
+    EXPECT_FALSE(box_wall_contact(a, 1, down, -delta, &memory, true, law, add));
+    read_wall_memory(1, memory, xi, second);
+    EXPECT_EQ(length_squared(second), 0.f);
+}
+
 TEST(DemFrictional, ALeavingParticleClearsItsWallBitAndMemory) {
     Params p = preset_params(Preset::GlassBeads);
     p.substeps = 1;
