@@ -75,8 +75,8 @@ void CudaSimulator::Impl::enqueue_frictional(const Params& p) {
     const int block = options.block_size;
     const NeighbourList list = listed() ? list_view() : NeighbourList{};
     auto* kernel = list.active() ? frictional_kernel<true> : frictional_kernel<false>;
-    kernel<<<blocks_for(count, block), block, 0, stream.get()>>>(views(), friction.buffers(),
-                                                                 step_grid(), p, domain, list);
+    kernel<<<blocks_for(count, block), block, frictional_shared_bytes(block), stream.get()>>>(
+        views(), friction.buffers(), step_grid(), p, domain, list);
     check_launch();
     friction.copy_rotation(stream.get());
 }

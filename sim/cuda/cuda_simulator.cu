@@ -379,8 +379,8 @@ std::string CudaSimulator::launch_summary() const {
                (lists.empty() ? " with neighbour lists built each step" : lists);
     if (m.reset_params.contact == int(ContactLaw::Frictional))
         return s +
-               ", frictional contact pass of one thread per particle (sorted memory, drift "
-               "fused, rotations copied after it)" +
+               ", frictional contact pass of one thread per particle (touching neighbours "
+               "listed first, sorted memory, drift fused, rotations copied after it)" +
                lists;
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");

@@ -196,6 +196,51 @@ TEST_F(CudaFrictional, ASlumpingBlockFollowsTheCpuStepByStep) {
     }
 }
 
+// A particle touched by more neighbours than the CUDA pass lists at a time (and than it has
+// slots): every contact still counts, as on the CPU. Twenty beads pressed around one, one step.
+TEST_F(CudaFrictional, ACrowdedParticleFeelsEveryContactAsOnTheCpu) {
+    Params p = preset_params(Preset::GlassBeads);
+    p.substeps = 1;
+    p.collider_radius = 0.f;
+    p.gravity_y = 0.f;
+    InitialState init;
+    init.domain = {{-0.1f, -0.1f, -0.1f}, {0.1f, 0.1f, 0.1f}};
+    init.grid = scene_grid(init.domain, p);
+    init.pos.push_back({0.f, 0.f, 0.f, 0.f});
+    init.vel.push_back({0.01f, 0.f, 0.f, 0.f});
+    // Spread over a sphere of 1.8 r (a golden-angle spiral), each moving its own way.
+    const int crowd = 20;
+    for (int k = 0; k < crowd; ++k) {
+        const float y = 1.f - 2.f * (k + 0.5f) / crowd, ring = std::sqrt(1.f - y * y);
+        const float a = 2.39996323f * k;
+        const float d = 1.8f * p.radius;
+        init.pos.push_back({d * ring * std::cos(a), d * y, d * ring * std::sin(a), 0.f});
+        init.vel.push_back({0.f, 0.01f * std::sin(a), 0.01f * std::cos(a), 0.f});
+    }
+    for (bool lists : {false, true}) {
+        SCOPED_TRACE(label(lists, false));
+        CpuSimulator cpu;
+        cpu.set_options(options(lists, false));
+        cpu.reset(init, p);
+        cpu.step(p);
+        cuda::CudaSimulator gpu(options(lists, false));
+        gpu.reset(init, p);
+        gpu.step(p);
+        const FrictionSnapshot ref_f = cpu.friction_snapshot(), f = gpu.friction_snapshot();
+        ASSERT_EQ(word_contacts(ref_f.contact_info[0]), uint32_t(crowd));
+        EXPECT_EQ(word_contacts(f.contact_info[0]), uint32_t(crowd));
+        EXPECT_TRUE(word_slotless(f.contact_info[0]));  // twenty contacts, twelve slots
+        const Snapshot ref = cpu.download(), got = gpu.download();
+        for (std::size_t i = 0; i <= std::size_t(crowd); ++i) {
+            SCOPED_TRACE(i);
+            const float dv = std::max({std::abs(ref.vel[i].x - got.vel[i].x),
+                                       std::abs(ref.vel[i].y - got.vel[i].y),
+                                       std::abs(ref.vel[i].z - got.vel[i].z)});
+            EXPECT_LT(dv, 1e-4f * length(ref.vel[i]) + 1e-7f) << length(ref.vel[i]);
+        }
+    }
+}
+
 TEST_F(CudaFrictional, APileComesToRestAndStaysPutAsOnTheCpu) {
     // The granular preset's block falls and spreads into a pile at rest (40,000 steps, 2.3 s;
     // tests/sim/test_dem_frictional.cpp), then stays put for 4,000 more steps: held by the
