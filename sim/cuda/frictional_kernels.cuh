@@ -34,11 +34,12 @@ inline std::size_t frictional_shared_bytes(int threads) {
 // found with a distance test per candidate and listed in shared memory (`listed`, this
 // thread's first entry, entries `stride` apart), kTouchingListed at a time, then visited. In
 // one pass a warp runs the long contact law whenever any of its lanes touches, i.e. on nearly
-// every candidate; listed, about as often as a lane has contacts. The pass skips everything
-// else the same way (same test, same order), so its results do not change to the bit. A
-// particle touching more than kTouchingListed is listed again from where it stopped. H200,
-// 1M beads: 0.907 → 0.646 ms a step on the grid (48 candidates, 9.5 touching); with the
-// neighbour lists (their candidates already within reach plus the skin) 0.707 → 0.709.
+// every candidate; listed, about as often as a lane has contacts. The contact law sees the
+// same contacts in the same order as without the list (the pass skips the others with the
+// same test). A particle touching more than kTouchingListed is listed again from where it
+// stopped. H200, 1M beads: 0.907 → 0.646 ms a step on the grid (48 candidates, 9.5
+// touching); with the neighbour lists (their candidates already within reach plus the skin)
+// 0.707 → 0.709.
 template <typename All, typename Visit>
 __device__ inline void for_each_touching(uint32_t i, const StepBuffers& b, float reach2, All&& all,
                                          uint32_t* listed, int stride, Visit&& visit) {
