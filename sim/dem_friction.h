@@ -33,9 +33,9 @@ struct FrictionLaw {
     float mu_s = 0;     // Coulomb sliding coefficient
     float mu_r = 0;     // rolling resistance coefficient (torque limit μ_r·R·F_n)
     float dt = 0;       // s, the step the stretch advances by
-    // kg·m², the moment of inertia a rolling spring swings: between two particles half one
-    // particle's (every particle of a run is alike), against a wall a whole one's (the wall
-    // does not turn); 0 leaves the spring undamped.
+    // kg·m², the moment of inertia rolling resistance turns: between two particles half one
+    // particle's (every particle of a run is alike), against a body of infinite mass a whole
+    // one's (the body does not turn); 0 leaves a rolling spring undamped.
     float rolling_inertia = 0;
 };
 
@@ -208,12 +208,22 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
     return r;
 }
 
-// A flat wall of the box touching particle a: `n` is the unit normal from a's centre towards
-// the wall, `delta` the overlap (m), `xi` and `roll` the contact's remembered stretch and
-// rolling torque. The rolling spring's lever is the particle's radius (the distance from its
-// centre to the contact, as between particles) and it swings the particle's whole inertia
-// (`law.rolling_inertia`): a bead held against a plate by a moment below μ_r·R·F_n stays put
-// instead of creeping as it did under the constant torque.
+// The normal and tangential law against a body of infinite mass at rest touching particle a:
+// `n` is the unit normal from a's centre towards the body, `delta` the overlap (m > 0), `xi`
+// the remembered stretch. Rolling resistance is the caller's (wall_contact,
+// braked_body_contact).
+PLAB_HD inline ContactResult fixed_body_law(const ContactBody& a, Vec3 n, float delta, Vec3& xi,
+                                            const FrictionLaw& law) {
+    const Vec3 v_c = -a.vel - cross(a.radius * a.omega, n);
+    return contact_law(n, delta, v_c, a.radius, xi, law);
+}
+
+// A flat wall of the box touching particle a, with `n`, `delta` and `xi` as for
+// fixed_body_law and `roll` the contact's remembered rolling torque. The rolling spring's
+// lever is the particle's radius (the distance from its centre to the contact, as between
+// particles) and it swings the particle's whole inertia (`law.rolling_inertia`): a bead held
+// against a plate by a moment below μ_r·R·F_n stays put instead of creeping as it did under
+// the constant torque.
 PLAB_HD inline ContactResult wall_contact(const ContactBody& a, Vec3 n, float delta, Vec3& xi,
                                           Vec3& roll, const FrictionLaw& law) {
     if (delta <= 0.f) {
@@ -221,26 +231,24 @@ PLAB_HD inline ContactResult wall_contact(const ContactBody& a, Vec3 n, float de
         roll = {};
         return {};
     }
-    const Vec3 v_c = -a.vel - cross(a.radius * a.omega, n);
-    ContactResult r = contact_law(n, delta, v_c, a.radius, xi, law);
+    ContactResult r = fixed_body_law(a, n, delta, xi, law);
     r.rolling = rolling_spring(roll, n, a.omega, a.radius, r.normal, law);
     r.torque += r.rolling;
     return r;
 }
 
 // Any other body of infinite mass at rest (the collider, the silo's plate) touching particle
-// a, with `n` and `delta` as for a wall: no memory for a rolling spring there, so rolling
-// resistance is the constant torque (rolling_brake) with the particle's own radius and
-// inertia.
-PLAB_HD inline ContactResult braked_body_contact(const ContactBody& a, float mass, Vec3 n,
-                                                 float delta, Vec3& xi, const FrictionLaw& law) {
+// a, as for fixed_body_law: no memory for a rolling spring there, so rolling resistance is the
+// constant torque (rolling_brake) with the particle's radius and the whole inertia
+// `law.rolling_inertia`.
+PLAB_HD inline ContactResult braked_body_contact(const ContactBody& a, Vec3 n, float delta,
+                                                 Vec3& xi, const FrictionLaw& law) {
     if (delta <= 0.f) {
         xi = {};
         return {};
     }
-    const Vec3 v_c = -a.vel - cross(a.radius * a.omega, n);
-    ContactResult r = contact_law(n, delta, v_c, a.radius, xi, law);
-    r.rolling = rolling_brake(a.omega, a.radius, sphere_inertia(mass, a.radius), r.normal, law);
+    ContactResult r = fixed_body_law(a, n, delta, xi, law);
+    r.rolling = rolling_brake(a.omega, a.radius, law.rolling_inertia, r.normal, law);
     r.torque += r.rolling;
     return r;
 }

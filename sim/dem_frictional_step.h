@@ -255,12 +255,11 @@ PLAB_HD inline bool box_wall_contact(const ContactBody& a, int axis, Vec3 n, flo
 // A body of infinite mass without rolling memory (the collider, the silo's plate) touching
 // particle a with overlap `delta` along `n`, its stretch remembered in `stretch`.
 template <typename Add>
-PLAB_HD inline bool fixed_body_contact(const ContactBody& a, float mass, Vec3 n, float delta,
-                                       Float4* stretch, bool touched_before, const FrictionLaw& law,
-                                       Add&& add) {
+PLAB_HD inline bool fixed_body_contact(const ContactBody& a, Vec3 n, float delta, Float4* stretch,
+                                       bool touched_before, const FrictionLaw& law, Add&& add) {
     auto contact = [&](Float4& m) {
         Vec3 xi = xyz(m);
-        const ContactResult r = braked_body_contact(a, mass, n, delta, xi, law);
+        const ContactResult r = braked_body_contact(a, n, delta, xi, law);
         m = to_float4(xi);
         return r;
     };
@@ -283,7 +282,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     const FrictionLaw law = friction_law(p);
     FrictionLaw fixed_law = law;  // against the walls, the collider and the plate
     fixed_law.mu_s = p.wall_friction;
-    fixed_law.rolling_inertia = sphere_inertia(p.mass, p.radius);  // the wall does not turn
+    fixed_law.rolling_inertia = sphere_inertia(p.mass, p.radius);  // the bodies do not turn
     const float reach2 = 4.f * p.radius * p.radius;
     const uint32_t before = f.contact_info[a.id];
 
@@ -350,7 +349,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         const Vec3 rel = centre - a.pos;
         const float dist = sqrtf(length_squared(rel));
         const float delta = dist > 0.f ? p.radius + p.collider_radius - dist : 0.f;
-        if (fixed_body_contact(a, p.mass, rel * (dist > 0.f ? 1.f / dist : 0.f), delta,
+        if (fixed_body_contact(a, rel * (dist > 0.f ? 1.f / dist : 0.f), delta,
                                f.collider_xi + a.id, (before & kTouchCollider) != 0, fixed_law,
                                add))
             sums.touched |= kTouchCollider;
@@ -364,8 +363,8 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         const PlateContact c = orifice_plate_contact(a.pos, p.radius, d.min.y + p.silo_floor,
                                                      0.5f * (d.min.x + d.max.x),
                                                      0.5f * (d.min.z + d.max.z), 0.5f * p.orifice);
-        if (fixed_body_contact(a, p.mass, c.n, c.delta, f.plate_xi + a.id,
-                               (before & kTouchPlate) != 0, fixed_law, add))
+        if (fixed_body_contact(a, c.n, c.delta, f.plate_xi + a.id, (before & kTouchPlate) != 0,
+                               fixed_law, add))
             sums.touched |= kTouchPlate;
     } else if (before & kTouchPlate) {
         f.plate_xi[a.id] = Float4{};

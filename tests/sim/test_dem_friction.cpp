@@ -53,7 +53,7 @@ struct Incline {
         const int steps = static_cast<int>(seconds / law.dt);
         for (int i = 0; i < steps; ++i) {
             const float delta = radius - b.pos.y;
-            const ContactResult c = braked ? braked_body_contact(b, mass, down, delta, xi, law)
+            const ContactResult c = braked ? braked_body_contact(b, down, delta, xi, law)
                                            : wall_contact(b, down, delta, xi, roll, law);
             b.vel = b.vel + (c.force * (1.f / mass) + gravity) * law.dt;
             b.omega = spin_kick(b.omega, c.torque, mass, radius, law.dt);

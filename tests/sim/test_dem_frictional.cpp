@@ -331,7 +331,8 @@ TEST(ContactSlots, TheMemoryKeepsThePartnersTogetherAndCarriesTheSlotsBothWays) 
 
 TEST(ContactSlots, ABodyOfInfiniteMassMovesItsMemoryOnlyWhileTouched) {
     Params p = preset_params(Preset::GlassBeads);
-    const FrictionLaw law = friction_law(p);
+    FrictionLaw law = friction_law(p);
+    law.rolling_inertia = sphere_inertia(p.mass, p.radius);  // as the pass has it for bodies
     ContactBody a;
     a.radius = p.radius;
     a.vel = {0.1f, 0.f, 0.f};  // sliding along the floor
@@ -340,20 +341,20 @@ TEST(ContactSlots, ABodyOfInfiniteMassMovesItsMemoryOnlyWhileTouched) {
     const Vec3 down{0.f, -1.f, 0.f};
     // Not touched last step: whatever the memory holds is not read (a fresh contact).
     Float4 stretch{1.f, 2.f, 3.f, 0.f}, fresh{};
-    EXPECT_TRUE(fixed_body_contact(a, p.mass, down, 0.01f * p.radius, &stretch, false, law, add));
-    EXPECT_TRUE(fixed_body_contact(a, p.mass, down, 0.01f * p.radius, &fresh, true, law, add));
+    EXPECT_TRUE(fixed_body_contact(a, down, 0.01f * p.radius, &stretch, false, law, add));
+    EXPECT_TRUE(fixed_body_contact(a, down, 0.01f * p.radius, &fresh, true, law, add));
     EXPECT_EQ(added, 2);
     EXPECT_EQ(stretch.x, fresh.x);
     EXPECT_EQ(stretch.y, 0.f);
     EXPECT_EQ(stretch.z, 0.f);
     EXPECT_LT(stretch.x, 0.f);  // stretched against the sliding
     // Touched last step and not now: the memory is cleared, no contact added.
-    EXPECT_FALSE(fixed_body_contact(a, p.mass, down, -0.1f * p.radius, &stretch, true, law, add));
+    EXPECT_FALSE(fixed_body_contact(a, down, -0.1f * p.radius, &stretch, true, law, add));
     EXPECT_EQ(added, 2);
     EXPECT_EQ(stretch.x, 0.f);
     // Untouched then and now: the memory is left alone.
     stretch = {5.f, 0.f, 0.f, 0.f};
-    EXPECT_FALSE(fixed_body_contact(a, p.mass, down, -0.1f * p.radius, &stretch, false, law, add));
+    EXPECT_FALSE(fixed_body_contact(a, down, -0.1f * p.radius, &stretch, false, law, add));
     EXPECT_EQ(stretch.x, 5.f);
 }
 
