@@ -5,11 +5,12 @@
 //   omega / omega_next   angular velocity, rad/s (read from one, written to the other, swapped
 //                        by the caller after the pass: neighbours read a particle's rotation
 //                        while it is being updated)
-//   contacts             one ContactMemory: kContactSlots slots of 28 B, the partners' ids
+//   contacts             one ContactMemory: kContactSlots slots of 16 B, the partners' ids
 //                        first, then each slot's tangential stretch and rolling spring's
-//                        torque, both from this particle's side; a particle reads and
-//                        rewrites only its own slots, and both copies of a contact evolve
-//                        identically; a contact keeps its slot while it lasts
+//                        torque, both from this particle's side and packed
+//                        (packed_vec3.h); a particle reads and rewrites only its own slots,
+//                        and both copies of a contact evolve identically; a contact keeps its
+//                        slot while it lasts
 //   wall_xi              one Float4 per axis (a particle touches at most one wall of each
 //                        pair): the stretch and the rolling spring's torque (wall_memory)
 //   collider_xi          the stretch against the collider
@@ -24,6 +25,7 @@
 #include "sim/friction_stats.h"
 #include "sim/hd.h"
 #include "sim/orifice_plate.h"
+#include "sim/packed_vec3.h"
 #include "sim/params.h"
 #include "sim/vec.h"
 
@@ -40,22 +42,16 @@ struct ContactSlot {
 };
 static_assert(sizeof(ContactSlot) == 16, "16 B per contact slot");
 
-// What a slot remembers of its contact, from this particle's side: the tangential stretch (m)
-// and the rolling spring's torque (N·m, dem_friction.h), side by side so that a contact's
-// memory mostly lies in one 32 B sector (read and written as three 8 B pairs on the device).
-struct alignas(8) SlotState {
-    float xi[3];
-    float roll[3];
-};
-
 // One particle's slots as the pass keeps them: the twelve partners together, so that the CUDA
 // pass reads them with three 16 B loads (as {stretch, partner} pairs they took twelve loads,
 // each touching its own 32 B sector: 1M particles with lists 0.711 → 0.651 ms a step on an
-// H200), and the state of a slot only for a contact it finds. A slot is 28 B: a partner (4 B)
-// and its SlotState (24 B).
+// H200), and the state of a slot only for a contact it finds: what the slot remembers of its
+// contact, from this particle's side, the tangential stretch (m) and the rolling spring's
+// torque (N·m, dem_friction.h), each packed into 48 bits (sim/packed_vec3.h: within 2^-12 of
+// the larger component). A slot is 16 B: a partner (4 B) and its packed state (12 B).
 struct alignas(16) ContactMemory {
     uint32_t partner[kContactSlots];
-    SlotState state[kContactSlots];
+    uint32_t state[kContactSlots][3];  // pack_vec3_pair(stretch, rolling torque)
 
     // Every slot free, no stretch.
     PLAB_HD static ContactMemory free_slots() {
@@ -66,48 +62,27 @@ struct alignas(16) ContactMemory {
     // Slot k as a record carries it: a free slot has no stretch, whatever it last held.
     PLAB_HD ContactSlot slot(int k) const {
         if (partner[k] == kFreeSlot) return {};
-        return {state[k].xi[0], state[k].xi[1], state[k].xi[2], partner[k]};
-    }
-    PLAB_HD void set(int k, const ContactSlot& s) {
-        partner[k] = s.partner;
-        state[k].xi[0] = s.xi_x;
-        state[k].xi[1] = s.xi_y;
-        state[k].xi[2] = s.xi_z;
+        Vec3 xi, roll;
+        load(k, xi, roll);
+        return {xi.x, xi.y, xi.z, partner[k]};
     }
     // Slot k's rolling torque as a record carries it (N·m; zero for a free slot).
     PLAB_HD Float4 rolling(int k) const {
         if (partner[k] == kFreeSlot) return {};
-        return {state[k].roll[0], state[k].roll[1], state[k].roll[2], 0.f};
+        Vec3 xi, roll;
+        load(k, xi, roll);
+        return {roll.x, roll.y, roll.z, 0.f};
     }
-    PLAB_HD void set_rolling(int k, const Float4& t) {
-        state[k].roll[0] = t.x;
-        state[k].roll[1] = t.y;
-        state[k].roll[2] = t.z;
+    // Slot k from a record's slot and rolling torque.
+    PLAB_HD void set(int k, const ContactSlot& s, const Float4& rolling) {
+        partner[k] = s.partner;
+        store(k, {s.xi_x, s.xi_y, s.xi_z}, xyz(rolling));
     }
     // Slot k's stretch and rolling torque, and their rewrite.
-    PLAB_HD void load(int k, Vec3& xi, Vec3& roll) const {
-#ifdef __CUDA_ARCH__
-        const float2* v = reinterpret_cast<const float2*>(&state[k]);
-        const float2 a = v[0], b = v[1], c = v[2];
-        xi = {a.x, a.y, b.x};
-        roll = {b.y, c.x, c.y};
-#else
-        xi = {state[k].xi[0], state[k].xi[1], state[k].xi[2]};
-        roll = {state[k].roll[0], state[k].roll[1], state[k].roll[2]};
-#endif
-    }
-    PLAB_HD void store(int k, Vec3 xi, Vec3 roll) {
-#ifdef __CUDA_ARCH__
-        float2* v = reinterpret_cast<float2*>(&state[k]);
-        v[0] = make_float2(xi.x, xi.y);
-        v[1] = make_float2(xi.z, roll.x);
-        v[2] = make_float2(roll.y, roll.z);
-#else
-        state[k] = {{xi.x, xi.y, xi.z}, {roll.x, roll.y, roll.z}};
-#endif
-    }
+    PLAB_HD void load(int k, Vec3& xi, Vec3& roll) const { unpack_vec3_pair(state[k], xi, roll); }
+    PLAB_HD void store(int k, Vec3 xi, Vec3 roll) { pack_vec3_pair(xi, roll, state[k]); }
 };
-static_assert(sizeof(ContactMemory) == kContactSlots * 28, "28 B per contact slot");
+static_assert(sizeof(ContactMemory) == kContactSlots * 16, "16 B per contact slot");
 
 // Raw views of the frictional state; owners live in the simulators.
 struct FrictionBuffers {

@@ -49,10 +49,8 @@ inline std::vector<ContactMemory> memory_of(const std::vector<ContactSlot>& slot
                                             const std::vector<Float4>& rolling) {
     std::vector<ContactMemory> memory(slots.size() / kContactSlots);
     for (std::size_t i = 0; i < memory.size(); ++i)
-        for (int k = 0; k < kContactSlots; ++k) {
-            memory[i].set(k, slots[i * kContactSlots + k]);
-            memory[i].set_rolling(k, rolling[i * kContactSlots + k]);
-        }
+        for (int k = 0; k < kContactSlots; ++k)
+            memory[i].set(k, slots[i * kContactSlots + k], rolling[i * kContactSlots + k]);
     return memory;
 }
 

@@ -20,7 +20,7 @@ namespace plab::sim::cuda {
 class DeviceFrictionState {
   public:
     // omega, omega_next, 3 wall stretches, the collider and plate stretches (7 × 16 B), the
-    // contact memory (12 slots × 28 B) and contact_info (4 B): 452 B a particle.
+    // contact memory (12 slots × 16 B) and contact_info (4 B): 308 B a particle.
     static constexpr std::size_t kBytesPerParticle =
         7 * sizeof(Float4) + sizeof(ContactMemory) + sizeof(uint32_t);
 

@@ -13,11 +13,17 @@ namespace plab::sim::cuda {
 
 // At most 80 registers a thread: 106 left room for two blocks of 256 per multiprocessor, 80
 // for three; the few spills cost less than the occupancy gains (H200, 1M particles: 0.737 →
-// 0.706 ms with lists, 0.996 → 0.838 ms on the grid; a cap of 64 spills too much). nvcc 12.4
-// and later know the attribute.
+// 0.706 ms with lists, 0.996 → 0.838 ms on the grid). Fewer spill more than they gain (the
+// same H200, blocks of 256, grid / lists: 80 registers 0.672 / 0.750 ms, 72 0.739 / 0.822,
+// 64 0.767 / 0.883; blocks of 128 alike). nvcc 12.4 and later know the attribute; the cap can
+// be set at configure time for such a comparison (CMAKE_CUDA_FLAGS=
+// -DPLAB_FRICTIONAL_MAX_REGISTERS=72).
+#ifndef PLAB_FRICTIONAL_MAX_REGISTERS
+#define PLAB_FRICTIONAL_MAX_REGISTERS 80
+#endif
 #if defined(__CUDACC_VER_MAJOR__) && \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
-#define PLAB_FRICTIONAL_REGISTERS __maxnreg__(80)
+#define PLAB_FRICTIONAL_REGISTERS __maxnreg__(PLAB_FRICTIONAL_MAX_REGISTERS)
 #else
 #define PLAB_FRICTIONAL_REGISTERS
 #endif

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include "sim/checkpoint_bytes.h"
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
+#include "sim/friction_record.h"
 #include "sim/friction_scene.h"
 #include "sim/presets.h"
 
@@ -204,10 +206,23 @@ TEST(FrictionalCheckpoint, ReadsTheCorpusOfBothVersions) {
                 CpuSimulator s;
                 restore_checkpoint(s, c);
                 // Arrays the state gained after the file was written come back as their
-                // defaults (the file predates the rolling springs: no torque in any slot).
+                // defaults (the file predates the rolling springs: no torque in any slot),
+                // and its slots' full floats come back packed (sim/packed_vec3.h).
                 FrictionRecord expected = c.state.friction;
                 EXPECT_TRUE(expected.rolling.empty()) << file;
                 fill_absent_friction_arrays(expected, expected.omega.size());
+                const std::vector<ContactSlot> packed =
+                    slots_of(memory_of(expected.contacts, expected.rolling));
+                ASSERT_EQ(packed.size(), expected.contacts.size());
+                for (std::size_t k = 0; k < packed.size(); ++k) {
+                    const ContactSlot& a = expected.contacts[k];
+                    const float bound = std::ldexp(
+                        std::max({std::fabs(a.xi_x), std::fabs(a.xi_y), std::fabs(a.xi_z)}), -12);
+                    EXPECT_LE(std::fabs(packed[k].xi_x - a.xi_x), bound) << k;
+                    EXPECT_LE(std::fabs(packed[k].xi_y - a.xi_y), bound) << k;
+                    EXPECT_LE(std::fabs(packed[k].xi_z - a.xi_z), bound) << k;
+                }
+                expected.contacts = packed;
                 EXPECT_EQ(arrays_of(s.capture_state().friction), arrays_of(expected));
             }
         }
