@@ -58,13 +58,32 @@ struct ContactResult {
     bool sliding = false;  // the tangential force sits on the Coulomb limit
 };
 
+// a/√x and √(a/b) for x, b > 0 where a few ulps do not matter: on the device from reciprocal
+// square roots (about 2 ulp each) instead of correctly rounded square roots and divisions,
+// each a dozen instructions, several per contact (as the classic law does, dem_contact.h); the
+// host computes them exactly, as before.
+PLAB_HD inline float law_over_sqrt(float a, float x) {
+#if defined(__CUDA_ARCH__)
+    return a * rsqrtf(x);
+#else
+    return a / sqrtf(x);
+#endif
+}
+PLAB_HD inline float law_sqrt_ratio(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return a * rsqrtf(a) * rsqrtf(b);
+#else
+    return sqrtf(a / b);
+#endif
+}
+
 // `v` turned into the plane normal to `n`, keeping its length (a remembered stretch or torque
 // whose contact has rolled on).
 PLAB_HD inline Vec3 turned_into_plane(Vec3 v, Vec3 n) {
     const float len2 = length_squared(v);
     Vec3 s = v - dot(v, n) * n;
     const float s2 = length_squared(s);
-    if (s2 > 0.f && len2 > 0.f) s = s * sqrtf(len2 / s2);
+    if (s2 > 0.f && len2 > 0.f) s = s * law_sqrt_ratio(len2, s2);
     return s;
 }
 
@@ -92,7 +111,7 @@ PLAB_HD inline ContactResult contact_law(Vec3 n, float delta, Vec3 v_c, float le
     const float f_t2 = length_squared(f_t);
     if (f_t2 > limit * limit) {
         // Sliding: the force sits on the limit and the spring keeps only what that allows.
-        f_t = f_t * (f_t2 > 0.f ? limit / sqrtf(f_t2) : 0.f);
+        f_t = f_t * (f_t2 > 0.f ? law_over_sqrt(limit, f_t2) : 0.f);
         s = law.k_t > 0.f ? (f_t - law.gamma_t * v_t) * (1.f / law.k_t) : Vec3{};
         r.sliding = true;
     }
@@ -135,12 +154,12 @@ PLAB_HD inline Vec3 rolling_spring(Vec3& m, Vec3 n, Vec3 omega_rel, float lever,
     const float limit = law.mu_r * lever * f_n;
     const float t2 = length_squared(t);
     const bool slips = t2 > limit * limit;
-    if (slips) t = t * (limit / sqrtf(t2));
+    if (slips) t = t * law_over_sqrt(limit, t2);
     m = t;
     if (slips) return t;
     Vec3 total = t - rolling * (kRollingDamping * 2.f * sqrtf(law.rolling_inertia * k_r));
     const float total2 = length_squared(total);
-    if (total2 > limit * limit) total = total * (limit / sqrtf(total2));
+    if (total2 > limit * limit) total = total * law_over_sqrt(limit, total2);
     return total;
 }
 
@@ -181,9 +200,15 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
         roll = {};
         return {};
     }
+#if defined(__CUDA_ARCH__)
+    const float inv_dist = dist2 > 0.f ? rsqrtf(dist2) : 0.f;  // rsqrtf(0) is inf
+    const float dist = dist2 * inv_dist;
+#else
     const float dist = sqrtf(dist2);
+    const float inv_dist = dist > 0.f ? 1.f / dist : 0.f;
+#endif
     // Coincident centres have no direction: push along x, from the lower id's side.
-    const Vec3 n = dist > 1e-6f * reach ? rel * (1.f / dist) : Vec3{1.f, 0.f, 0.f};
+    const Vec3 n = dist > 1e-6f * reach ? rel * inv_dist : Vec3{1.f, 0.f, 0.f};
     // Velocity of hi's surface against lo's at the contact point.
     const Vec3 v_c = (hi.vel - lo.vel) - cross(lo.radius * lo.omega + hi.radius * hi.omega, n);
     Vec3 s = a_low ? xi : -xi;
