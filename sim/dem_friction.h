@@ -60,7 +60,7 @@ struct ContactResult {
 
 // a/√x and √(a/b) for x, b > 0 where a few ulps do not matter: on the device from reciprocal
 // square roots (about 2 ulp each) instead of correctly rounded square roots and divisions,
-// each a dozen instructions, several per contact (as the classic law does, dem_contact.h); the
+// each a dozen instructions, several per contact (as distance_and_inverse, vec.h); the
 // host computes them exactly, as before.
 PLAB_HD inline float law_over_sqrt(float a, float x) {
 #if defined(__CUDA_ARCH__)
@@ -200,13 +200,8 @@ PLAB_HD inline ContactResult pair_contact(const ContactBody& a, const ContactBod
         roll = {};
         return {};
     }
-#if defined(__CUDA_ARCH__)
-    const float inv_dist = dist2 > 0.f ? rsqrtf(dist2) : 0.f;  // rsqrtf(0) is inf
-    const float dist = dist2 * inv_dist;
-#else
-    const float dist = sqrtf(dist2);
-    const float inv_dist = dist > 0.f ? 1.f / dist : 0.f;
-#endif
+    float inv_dist;
+    const float dist = distance_and_inverse(dist2, inv_dist);
     // Coincident centres have no direction: push along x, from the lower id's side.
     const Vec3 n = dist > 1e-6f * reach ? rel * inv_dist : Vec3{1.f, 0.f, 0.f};
     // Velocity of hi's surface against lo's at the contact point.

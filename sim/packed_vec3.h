@@ -123,7 +123,7 @@ PLAB_HD inline Vec3 unpack_halves(PackedHalves p) {
     return {mantissa_value(p.x, s), mantissa_value(p.y, s), mantissa_value(p.z, s)};
 }
 
-// The 48 bits as one number (x's half lowest), for tests and records.
+// The 48 bits as one number (x's half lowest), for tests.
 PLAB_HD inline uint64_t pack_vec3(Vec3 v) {
     const PackedHalves p = pack_halves(v);
     return uint64_t(p.x) | uint64_t(p.y) << 16 | uint64_t(p.z) << 32;

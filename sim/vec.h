@@ -28,6 +28,21 @@ PLAB_HD inline Vec3& operator+=(Vec3& a, Vec3 b) {
 PLAB_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 PLAB_HD inline float length_squared(Vec3 a) { return dot(a, a); }
 
+// √dist2, with its reciprocal in `inv_dist` (meaningless at 0: callers test the distance
+// before they use it). On the device one reciprocal square root (about 2 ulp) instead of a
+// correctly rounded square root and division, for the contact laws' inner loops; the host
+// computes both exactly.
+PLAB_HD inline float distance_and_inverse(float dist2, float& inv_dist) {
+#if defined(__CUDA_ARCH__)
+    inv_dist = rsqrtf(dist2);
+    return dist2 > 0.f ? dist2 * inv_dist : 0.f;  // rsqrtf(0) is inf
+#else
+    const float dist = sqrtf(dist2);
+    inv_dist = 1.f / dist;
+    return dist;
+#endif
+}
+
 PLAB_HD inline Vec3 xyz(const Float4& f) { return {f.x, f.y, f.z}; }
 
 // Double precision, for the optional double-precision state (SimulatorOptions::double_state):
