@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "sim/cpu_simulator.h"
+#include "sim/list_strays.h"
 
 namespace plab::sim {
 
@@ -28,7 +29,8 @@ NeighbourList CpuSimulator::list_view() {
             static_cast<uint32_t>(pos_.size())};
 }
 
-bool CpuSimulator::list_step_builds() {
+bool CpuSimulator::list_step_builds(const Params& p) {
+    strays_.clear();
     if (!listed()) {
         list_valid_ = false;  // the next listed step starts with a build
         return true;
@@ -45,14 +47,45 @@ bool CpuSimulator::list_step_builds() {
         const NeighbourList l = list_view();
         const float limit2 = list_geometry_.rebuild_dist2;
         const auto n = static_cast<std::int64_t>(b.count);
-        int moved = 0;
-#pragma omp parallel for schedule(static) reduction(| : moved)
+        std::int64_t moved = 0;
+#pragma omp parallel for schedule(static) reduction(+ : moved)
         for (std::int64_t i = 0; i < n; ++i)
-            moved |= moved_past_skin(static_cast<uint32_t>(i), l, b, limit2) ? 1 : 0;
-        build = moved != 0;
+            moved += moved_past_skin(static_cast<uint32_t>(i), l, b, limit2) ? 1 : 0;
+        const uint32_t limit = stray_limit(resolved_.effective.list_strays, b.count, p);
+        build = moved > static_cast<std::int64_t>(limit);
+        if (!build && moved > 0) {
+            // A few: listed in cell order (so the repair sums in one order) and repaired.
+            for (uint32_t i = 0; i < b.count; ++i)
+                if (moved_past_skin(i, l, b, limit2)) strays_.push_back(i);
+            list_stats_.strays += strays_.size();
+        }
     }
     if (build) ++list_stats_.builds;
     return build;
+}
+
+void CpuSimulator::repair_strays(const StepBuffers& b, const Params& p) {
+    if (strays_.empty()) return;
+    const NeighbourList l = list_view();
+    const GridSpec g = list_grid_;
+    const Domain d = domain_;
+    const float limit2 = list_geometry_.rebuild_dist2;
+    const StrayList s{strays_.data(), nullptr, nullptr, static_cast<uint32_t>(strays_.size()), 0};
+    queued_.resize(b.count, 0);
+    repairs_.clear();
+    for (uint32_t f : strays_)
+        queue_stray_repairs(f, l, b, g, p, limit2, [&](uint32_t j) {
+            if (queued_[j]) return;
+            queued_[j] = 1;
+            repairs_.push_back(j);
+        });
+    const auto strays = static_cast<uint32_t>(strays_.size());
+    const auto repairs = static_cast<std::int64_t>(repairs_.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < repairs; ++k)
+        dem_repair_particle(repairs_[k], b, g, p, d, l, s, strays, limit2);
+    for (uint32_t j : repairs_) queued_[j] = 0;
+    list_stats_.repaired += repairs_.size();
 }
 
 void CpuSimulator::build_lists() {

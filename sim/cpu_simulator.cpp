@@ -187,7 +187,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
     // With neighbour lists, only a step that rebuilds them builds the grid and sorts; the
     // others copy the state, still in the order of the last build (the list build is timed
     // with the reorder).
-    const bool build = list_step_builds();
+    const bool build = list_step_builds(p);
     if (build) grid_and_reorder(g);
     const auto t1 = Clock::now();
     // Unsorted memory scatters only the index (DEM only: the SPH passes read the sorted copy).
@@ -246,6 +246,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
     else
         parallel_for(b.count,
                      [&](uint32_t i) { dem_drift_particle<Memory::Unsorted>(i, b, p, d); });
+    repair_strays(b, p);
     const auto t4 = Clock::now();
     t.grid_ms = ms_between(t0, t1);
     t.reorder_ms = ms_between(t1, t2);

@@ -60,8 +60,11 @@ class CpuSimulator final : public Simulator {
     bool listed() const { return resolved_.effective.neighbour_list && !pos_.empty(); }
     const GridSpec& step_grid() const { return listed() ? list_grid_ : grid_; }
     void reset_lists(const Params& params);
-    // Whether this step builds the grid and sorts (always without lists); counts the step.
-    bool list_step_builds();
+    // Whether this step builds the grid and sorts (always without lists); counts the step and
+    // lists its strays when it keeps the lists.
+    bool list_step_builds(const Params& p);
+    // After the classic force pass and the drift: the strays' repair (sim/list_strays.h).
+    void repair_strays(const StepBuffers& b, const Params& p);
     void build_lists();
     NeighbourList list_view();
     StepBuffers views();
@@ -88,6 +91,9 @@ class CpuSimulator final : public Simulator {
     bool list_valid_ = false;       // the lists and the cell order belong to the current state
     bool list_overflowed_ = false;  // the last build overflowed: grow before the next
     NeighbourListStats list_stats_;
+    std::vector<uint32_t> strays_;   // this step's strays, in cell order (empty on a build)
+    std::vector<uint32_t> repairs_;  // the particles their repair redoes
+    std::vector<uint8_t> queued_;    // per particle: in repairs_ (zero between steps)
     // double_state: the state in double (A and S), allocated while the option is on.
     std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
     bool hi_active_ = false;                // the double state holds the current state

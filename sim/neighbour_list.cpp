@@ -1,6 +1,9 @@
 #include "sim/neighbour_list.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "sim/list_strays.h"
 
 namespace plab::sim {
 namespace {
@@ -38,5 +41,13 @@ uint32_t initial_list_slots(const Params& p) {
 }
 
 uint32_t grown_list_slots(uint32_t found) { return round_up_8(1.25 * found); }
+
+uint32_t stray_limit(int requested, std::size_t count, const Params& p) {
+    if (p.model != Model::Dem || p.contact != int(ContactLaw::Classic)) return 0;
+    if (requested >= 0) return static_cast<uint32_t>(requested);
+    // Measured on the settled classic pile (docs/benchmarks.md): a repair costs a few grid
+    // scans per stray, a build about a whole step.
+    return static_cast<uint32_t>(std::clamp<std::size_t>(count / 1024, 32, 1024));
+}
 
 }  // namespace plab::sim

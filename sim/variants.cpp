@@ -11,6 +11,8 @@ constexpr int kBlockChoices[] = {64, 128, 256, 512};
 constexpr int kThreadChoices[] = {0, 1, 2, 4, 8};
 constexpr int kRendererChoices[] = {kRendererGl, kRendererCuda};
 constexpr std::string_view kRendererNames[] = {"gl", "cuda"};
+constexpr int kStrayChoices[] = {-1, 0, 16, 64, 256, 1024, 4096};
+constexpr std::string_view kStrayNames[] = {"auto", "0", "16", "64", "256", "1024", "4096"};
 
 using O = SimulatorOptions;
 
@@ -105,6 +107,14 @@ constexpr VariantInfo kVariants[] = {
      {},
      kOnBoth,
      kAllModels},
+    {"list_strays", "list strays",
+     "With the neighbour lists: how many particles past half the skin a step repairs (their "
+     "contacts found from the grid of the last build) before the lists rebuild; auto: one in "
+     "1,024 particles, from 32 to 1,024; 0: rebuild at the first. DEM with the classic contact "
+     "law; the frictional law and SPH rebuild at the first. Measured slower than rebuilding on "
+     "the GPU (docs/benchmarks.md).",
+     nullptr, &O::list_strays, kStrayChoices, "auto, 0, 16, 64, 256, 1024 or 4096", kOnBoth,
+     kDemOnly, kStrayNames},
     {"renderer", "particle renderer",
      "Who draws the particles: gl, point sprites shaded as spheres by the GL pipeline (the "
      "reference), or cuda, sphere splats into a depth+colour target with 64-bit atomic min and "
@@ -313,6 +323,14 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
         r.force("neighbour_list", 0,
                 "neighbour lists not used: they run with sorted memory, gathered forces and the "
                 "float state, without the persistent kernel");
+    if (!e.neighbour_list)
+        r.force("list_strays", defaults.list_strays,
+                "list strays not used: they are part of the neighbour lists");
+    // The repair sums the strays in the order the device found them.
+    if (e.neighbour_list && e.deterministic && device.backend == Backend::Cuda)
+        r.force("list_strays", 0,
+                "list strays not repaired: deterministic mode rebuilds the lists at the first "
+                "(the CUDA backend finds strays in whatever order its threads arrive)");
     if (device.backend == Backend::Cuda && model == Model::Sph &&
         device.sph_block_limit < e.block_size)
         r.note("block_size", "The SPH kernels run " + std::to_string(device.sph_block_limit) +

@@ -40,6 +40,10 @@ struct SimulatorOptions {
     // only once a particle has moved half the skin; the force passes loop over the lists
     // (sim/neighbour_list.h).
     bool neighbour_list = false;
+    // With the lists (DEM, classic contact law): how many particles past half the skin a step
+    // repairs before the lists rebuild (sim/list_strays.h); -1: chosen by the particle count,
+    // 0: rebuild at the first (the default: the repair measured slower on the GPU).
+    int list_strays = 0;
     // Runs from one state give bit-identical states: each cell's particles are put in id order
     // after the counting sort (whose atomics rank them in any order), and nothing sums floats
     // with atomics (no scatter forces). The CPU grid is built in order by one thread already.

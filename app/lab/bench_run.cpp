@@ -248,6 +248,8 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     r.lists.steps -= lists_before.steps;
     r.lists.builds -= lists_before.builds;
     r.lists.overflowed -= lists_before.overflowed;
+    r.lists.strays -= lists_before.strays;
+    r.lists.repaired -= lists_before.repaired;
     if (r.invalid.empty())
         r.invalid = invalid_state(*simulator_, params_, "after the measured steps");
     const sim::ResolvedOptions& variants = simulator_->effective_options();

@@ -332,8 +332,11 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
     }
     const sim::NeighbourListStats lists = session.simulator().recent_list_stats();
     if (lists.active && lists.builds > 0)
-        ImGui::TextColored(kDim, "  neighbour lists: rebuilt every %.1f steps, %u entries",
-                           double(lists.steps) / double(lists.builds), lists.slots);
+        ImGui::TextColored(kDim,
+                           "  neighbour lists: rebuilt every %.1f steps, %u entries, %.1f strays "
+                           "repaired a step",
+                           double(lists.steps) / double(lists.builds), lists.slots,
+                           lists.steps > 0 ? double(lists.strays) / double(lists.steps) : 0.0);
     if (h.cuda_renderer) {
         ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  resolve %.3f ms", h.splat_clear_ms,
                     h.splat_ms, h.splat_resolve_ms);

@@ -63,11 +63,13 @@ void CudaSimulator::Impl::request_list_build() {
         cudaMemsetAsync(&list_control.data()->request, 1, sizeof(unsigned int), stream.get()));
 }
 
-void CudaSimulator::Impl::prepare_list_step() {
+void CudaSimulator::Impl::prepare_list_step(const Params& p) {
     if (!listed()) {
         list_was_on = false;
+        stray_limit_now = 0;
         return;
     }
+    prepare_strays(p);
     if (!list_was_on) {
         // Off until now: the order and the lists are stale (or were never built).
         reserve_lists();
@@ -89,6 +91,49 @@ void CudaSimulator::Impl::prepare_list_step() {
     }
 }
 
+void CudaSimulator::Impl::prepare_strays(const Params& p) {
+    const uint32_t limit = stray_limit(options.list_strays, count, p);
+    if (limit == 0) {
+        stray_limit_now = 0;
+        return;
+    }
+    const uint32_t repair_slots =
+        stray_repair_slots_set > 0 ? stray_repair_slots_set : stray_repair_slots(limit);
+    const std::size_t growth = stray_index.growth_bytes(limit) +
+                               stray_repair.growth_bytes(repair_slots) +
+                               stray_queued.growth_bytes(count);
+    if (growth > 0) {
+        require_free_device_memory(growth, "the neighbour lists' strays", 0);
+        sync();
+        graph.reset();  // it captured the old buffers
+        stray_index.resize(limit);
+        stray_repair.resize(repair_slots);
+        if (stray_queued.growth_bytes(count) > 0) {
+            stray_queued.resize(count);
+            // The marks start clear; each repair clears its own again.
+            PLAB_CUDA_CHECK(
+                cudaMemsetAsync(stray_queued.data(), 0, count * sizeof(uint32_t), stream.get()));
+        }
+    }
+    stray_limit_now = limit;
+}
+
+void CudaSimulator::Impl::enqueue_stray_repair(const Params& p) {
+    if (!listed() || stray_limit_now == 0 || count == 0) return;
+    cudaStream_t s = stream.get();
+    const int block = options.block_size;
+    stray_queue_kernel<<<blocks_for(stray_limit_now, block), block, 0, s>>>(
+        views(), list_grid, p, list_view(), stray_view(), list_geometry_.rebuild_dist2,
+        list_control.data());
+    check_launch();
+    const uint32_t threads =
+        std::min<uint32_t>(std::max(stray_repair_slots(stray_limit_now), repair_slots()), count);
+    stray_repair_kernel<<<blocks_for(threads, block), block, 0, s>>>(
+        views(), list_grid, p, domain, list_view(), stray_view(), list_geometry_.rebuild_dist2,
+        list_control.data());
+    check_launch();
+}
+
 void CudaSimulator::Impl::take_list_report(const ListControl& seen) {
     list_last_seen = seen;
     if (seen.overflowed <= list_overflow_seen) return;
@@ -105,7 +150,7 @@ void CudaSimulator::Impl::enqueue_list_grid() {
     cudaStream_t s = stream.get();
     const int block = options.block_size;
     list_check_kernel<<<blocks_for(count, block), block, 0, s>>>(
-        views(), list_view(), list_geometry_.rebuild_dist2, list_control.data());
+        views(), list_view(), list_geometry_.rebuild_dist2, stray_view(), list_control.data());
     check_launch();
     const uint32_t cells = list_grid.num_cells() + 1;
     list_zero_counts_kernel<<<std::min(blocks_for(cells, block), 1024u), block, 0, s>>>(
@@ -142,6 +187,8 @@ NeighbourListStats CudaSimulator::Impl::read_list_stats() {
     out.steps = c.steps;
     out.builds = c.builds;
     out.overflowed = c.overflowed;
+    out.strays = c.stray_total;
+    out.repaired = c.repaired_total;
     return out;
 }
 
@@ -155,7 +202,16 @@ NeighbourListStats CudaSimulator::recent_list_stats() const {
     out.steps = m.list_last_seen.steps;
     out.builds = m.list_last_seen.builds;
     out.overflowed = m.list_last_seen.overflowed;
+    out.strays = m.list_last_seen.stray_total;
+    out.repaired = m.list_last_seen.repaired_total;
     return out;
+}
+
+void CudaSimulator::set_stray_repair_slots(uint32_t slots) {
+    Impl& m = *impl_;
+    m.sync();
+    m.graph.reset();  // the slots are a kernel argument
+    m.stray_repair_slots_set = slots;
 }
 
 void CudaSimulator::set_list_slots(uint32_t slots, bool grow) {

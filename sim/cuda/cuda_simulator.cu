@@ -196,9 +196,10 @@ void CudaSimulator::Impl::substep_with_stage_events(const Params& p) {
         enqueue_forces(p);
     }
     record(marks[3]);
-    if (!fused) {
+    {
         NvtxRange stage("integrate");
-        enqueue_integrate(p);
+        if (!fused) enqueue_integrate(p);
+        enqueue_stray_repair(p);  // timed with the integrate stage
     }
     record(marks[4]);
 }
@@ -212,6 +213,7 @@ void CudaSimulator::Impl::capture_graph(const Params& p) {
         enqueue_reorder();
         enqueue_forces(p);
         enqueue_integrate(p);
+        enqueue_stray_repair(p);
     } catch (...) {
         cudaGraph_t broken = nullptr;
         cudaStreamEndCapture(s, &broken);
@@ -305,10 +307,10 @@ void CudaSimulator::Impl::choose_precision() {
     hi_active = wanted;
 }
 
-void CudaSimulator::Impl::choose_step() {
+void CudaSimulator::Impl::choose_step(const Params& p) {
     memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
     choose_precision();
-    prepare_list_step();
+    prepare_list_step(p);
 }
 
 void CudaSimulator::Impl::substep_persistent(const Params& p) {
@@ -470,7 +472,7 @@ void CudaSimulator::step(const Params& params) {
                       impl_->reset_params);  // the grid was built for these; new ones need a reset
     impl_->choose_law(p);
     for (int s = 0; s < p.substeps; ++s) {
-        impl_->choose_step();
+        impl_->choose_step(p);
         if (impl_->options.persistent_kernel)
             impl_->substep_persistent(p);
         else if (impl_->options.graph)

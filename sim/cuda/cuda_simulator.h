@@ -41,6 +41,9 @@ class CudaSimulator final : public Simulator {
     // parameters at reset); `grow` off keeps them even when a build overflows, so that the
     // overflowed particles scan the grid until the next rebuild (tests of that path).
     void set_list_slots(uint32_t slots, bool grow = true);
+    // Slots for the particles one step's stray repair redoes (0: from the stray limit); a
+    // step that queues more redoes every particle (tests of that path).
+    void set_stray_repair_slots(uint32_t slots);
 
     // The frictional contact law's rotations and contact memory by id (empty before it runs
     // after a reset). Waits for the device.

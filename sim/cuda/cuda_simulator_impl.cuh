@@ -16,6 +16,7 @@
 #include "sim/cuda/sph_list.h"
 #include "sim/cuda/stage_event_ring.h"
 #include "sim/dem_step.h"
+#include "sim/list_strays.h"
 #include "sim/neighbour_list.h"
 #include "sim/sph_kernel.h"
 
@@ -97,6 +98,9 @@ struct CudaSimulator::Impl {
     // a copy made every kListPoll steps, read once it has arrived, so no step waits.
     DeviceBuffer<uint32_t> list_index, list_count;
     DeviceBuffer<Float4> list_ref;
+    DeviceBuffer<uint32_t> stray_index, stray_repair, stray_queued;
+    uint32_t stray_limit_now = 0;
+    uint32_t stray_repair_slots_set = 0;  // set_stray_repair_slots; 0: from the limit
     DeviceBuffer<ListControl> list_control;
     PinnedBuffer<ListControl> list_mirror;
     Event list_mirror_ready = make_event();
@@ -127,7 +131,20 @@ struct CudaSimulator::Impl {
     // last copied-back control reported, and every kListPoll steps a new copy (the host is
     // usually steps ahead of the device, so a report arrives some steps after its build;
     // read_list_stats reports at once).
-    void prepare_list_step();
+    void prepare_list_step(const Params& p);
+    // This step's stray limit (sim/list_strays.h; 0 without lists or where the repair has no
+    // form) and its buffers, allocated outside any captured step.
+    void prepare_strays(const Params& p);
+    StrayList stray_view() {
+        return {stray_index.data(), stray_repair.data(), stray_queued.data(), stray_limit_now,
+                repair_slots()};
+    }
+    uint32_t repair_slots() const {
+        return stray_repair_slots_set > 0 ? stray_repair_slots_set
+                                          : stray_repair_slots(stray_limit_now);
+    }
+    // After the force pass and the drift: the strays' queue and repair (classic DEM only).
+    void enqueue_stray_repair(const Params& p);
     // The grid stage with lists: the displacement check, then zero + hash on a rebuild.
     void enqueue_list_grid();
     // The reorder stage with lists: scatter or copy, then the build.
@@ -191,7 +208,7 @@ struct CudaSimulator::Impl {
     // The step as one persistent kernel, timed as a whole (cuda_simulator.cu).
     void substep_persistent(const Params& p);
     // Sets `memory` and the precision for the next step.
-    void choose_step();
+    void choose_step(const Params& p);
     // The variants the contact law of `p` runs with (into `options`), and its state ready
     // (cuda_frictional_step.cu). Before choose_step, outside any capture.
     void choose_law(const Params& p);

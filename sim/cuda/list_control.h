@@ -8,12 +8,17 @@ namespace plab::sim::cuda {
 
 struct ListControl {
     unsigned int rebuild;      // this step rebuilds the grid, the sort and the lists (0 or 1)
-    unsigned int request;      // non-zero: the next step rebuilds (a particle moved, or the host)
+    unsigned int request;      // non-zero: the next step rebuilds (the host asked)
     unsigned int blocks_done;  // blocks of the displacement check that finished
     unsigned int most_found;   // the most candidates one particle had at a build
+    unsigned int moved;        // particles past half the skin, counted by the check
+    unsigned int strays;       // this step's strays to repair (0 on a build; sim/list_strays.h)
+    unsigned int repairs;      // particles queued for repair this step
     unsigned long long steps;  // steps since the reset
     unsigned long long builds;
-    unsigned long long overflowed;  // particles whose candidates did not fit, summed over builds
+    unsigned long long overflowed;   // particles whose candidates did not fit, summed over builds
+    unsigned long long stray_total;  // strays repaired, summed over steps
+    unsigned long long repaired_total;  // particles redone by those repairs
 };
 
 }  // namespace plab::sim::cuda

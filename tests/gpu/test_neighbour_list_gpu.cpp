@@ -99,6 +99,44 @@ TEST_F(NeighbourListGpu, FastParticlesRebuildEveryStep) {
     }
 }
 
+// A lattice at rest (a small gap between neighbours) with particles shot through it: the
+// strays are repaired (their queue, or every particle when the queue overflows its slots) with
+// the grid's physics, on CUDA against CUDA without lists and against the CPU.
+TEST_F(NeighbourListGpu, StraysAreRepairedWithTheGridsPhysics) {
+    Params p = one_step_params(Preset::Classic);
+    p.gravity_y = 0.f;
+    p.collider_radius = 0.f;
+    const InitialState init = testing::lattice_with_fast_particles(p, 0.4f, 12, 11);
+    // 256: the queue fits; 16, with a queue of one slot: every step with a stray redoes every
+    // particle.
+    for (int limit : {256, 16}) {
+        for (bool graph : {false, true}) {
+            SCOPED_TRACE(std::to_string(limit) + (graph ? " graph" : " plain"));
+            SimulatorOptions o = options(true, graph);
+            o.list_strays = limit;
+            auto listed = std::make_unique<cuda::CudaSimulator>(o);
+            if (limit == 16) listed->set_stray_repair_slots(1);
+            auto plain = make_simulator(Backend::Cuda, nullptr, options(false, false));
+            const auto c = testing::compare_list_with_grid(*listed, *plain, init, p, 120, 2);
+            expect_same_physics(c, p.model);
+            EXPECT_GT(c.largest_kick, 0.1 * p.radius) << "the fast particles hit nothing";
+            std::printf("limit %d %s: %llu builds in %llu steps, %llu strays, %llu redone\n", limit,
+                        graph ? "graph" : "plain", static_cast<unsigned long long>(c.stats.builds),
+                        static_cast<unsigned long long>(c.stats.steps),
+                        static_cast<unsigned long long>(c.stats.strays),
+                        static_cast<unsigned long long>(c.stats.repaired));
+            EXPECT_GT(c.stats.strays, 0u);
+            if (limit == 16)
+                EXPECT_GE(c.stats.repaired, init.pos.size()) << "the queue never overflowed";
+            else
+                EXPECT_LT(c.stats.repaired, c.stats.steps * init.pos.size() / 10);
+            CpuSimulator cpu;
+            const auto k = testing::compare_list_with_grid(*listed, cpu, init, p, 60, 6);
+            expect_same_physics(k, p.model);
+        }
+    }
+}
+
 TEST_F(NeighbourListGpu, OverflowedParticlesScanTheGridAndTheSlotsGrow) {
     for (Preset preset : {Preset::Classic, Preset::Water}) {
         SCOPED_TRACE(std::string(preset_name(preset)));

@@ -5,6 +5,7 @@
 // order of their float additions; a missed contact would differ by a whole contact force.
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "sim/scene.h"
 #include "sim/simulator.h"
@@ -40,6 +41,28 @@ inline bool on_a_surface(Float4 x, const Domain& d, const Params& p) {
 inline double length3(Float4 a, Float4 b) {
     const double x = double(a.x) - b.x, y = double(a.y) - b.y, z = double(a.z) - b.z;
     return std::sqrt(x * x + y * y + z * z);
+}
+
+// A lattice at rest (a small gap between neighbours), a cube `half` m across each way from the
+// centre, with `fast` particles shot through it along x: they pass half the skin within a
+// step, and the particles they reach did not list them (the lists' strays, list_strays.h).
+inline InitialState lattice_with_fast_particles(const Params& p, float half, int fast,
+                                                uint32_t seed) {
+    Scene scene;
+    scene.domain = {{-1, -1, -1}, {1, 1, 1}};
+    scene.blocks.push_back({BlockShape::Box,
+                            {-half, -half, -half},
+                            {half, half, half},
+                            2.2f * p.radius,
+                            0.05f * p.radius,
+                            {}});
+    InitialState init = build_initial_state(scene, p, scene_capacity(scene));
+    for (auto& v : init.vel) v = {0.f, 0.f, 0.f, 0.f};
+    // 0.3 radii a step at dt = 0.5: past skin / 2 (0.05 diameters at skin 0.1) at once.
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, init.vel.size() - 1);
+    for (int k = 0; k < fast; ++k) init.vel[pick(rng)] = {0.6f * p.radius, 0.f, 0.f, 0.f};
+    return init;
 }
 
 // `listed` and `reference` are reset here; `every` steps apart a comparison.

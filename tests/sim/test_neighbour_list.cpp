@@ -9,6 +9,7 @@
 
 #include "sim/cpu_simulator.h"
 #include "sim/list_compare.h"
+#include "sim/list_strays.h"
 #include "sim/neighbour_list.h"
 #include "sim/presets.h"
 #include "sim/variants.h"
@@ -126,6 +127,62 @@ TEST(NeighbourList, FastParticlesRebuildEveryStep) {
     EXPECT_EQ(c.stats.builds, c.stats.steps);
 }
 
+// Up to the stray limit the step repairs the fast particles instead of rebuilding, with the
+// grid's physics.
+Params cluster_params() {
+    Params p = one_step_params(Preset::Classic);
+    p.gravity_y = 0.f;
+    p.collider_radius = 0.f;
+    return p;
+}
+
+TEST(NeighbourList, AFewStraysAreRepairedInsteadOfRebuilding) {
+    const Params p = cluster_params();
+    const InitialState init = testing::lattice_with_fast_particles(p, 0.2f, 6, 7);
+    SimulatorOptions repair = with_lists(), rebuild = with_lists();
+    repair.list_strays = 256;
+    rebuild.list_strays = 0;
+    CpuSimulator listed, plain, grid;
+    listed.set_options(repair);
+    plain.set_options(rebuild);
+    const auto c = testing::compare_list_with_grid(listed, grid, init, p, 200, 2);
+    expect_same_physics(c, p.model);
+    EXPECT_GT(c.largest_kick, 0.1 * p.radius) << "the fast particles hit nothing";
+    const auto r = testing::compare_list_with_grid(plain, grid, init, p, 200, 50);
+    std::printf(
+        "  repaired: %llu builds, %llu strays, %llu particles redone; rebuilt at the "
+        "first: %llu builds\n",
+        static_cast<unsigned long long>(c.stats.builds),
+        static_cast<unsigned long long>(c.stats.strays),
+        static_cast<unsigned long long>(c.stats.repaired),
+        static_cast<unsigned long long>(r.stats.builds));
+    EXPECT_GT(c.stats.strays, 0u);
+    EXPECT_GT(c.stats.repaired, c.stats.strays) << "no unlisted neighbour was repaired";
+    EXPECT_LT(c.stats.builds * 2, r.stats.builds);
+    EXPECT_EQ(r.stats.strays, 0u);
+}
+
+// The limit counts: more strays than it allows start a build, as without the repair.
+TEST(NeighbourList, MoreStraysThanTheLimitRebuild) {
+    const Params p = cluster_params();
+    const InitialState init = testing::lattice_with_fast_particles(p, 0.2f, 40, 9);
+    SimulatorOptions o = with_lists();
+    o.list_strays = 16;
+    CpuSimulator listed, grid;
+    listed.set_options(o);
+    const auto c = testing::compare_list_with_grid(listed, grid, init, p, 20, 1);
+    expect_same_physics(c, p.model);
+    EXPECT_GE(c.stats.builds, 2u);
+    EXPECT_EQ(stray_limit(16, 1000, p), 16u);
+    EXPECT_EQ(stray_limit(-1, 1000, p), 32u);
+    EXPECT_EQ(stray_limit(-1, 1 << 20, p), 1024u);
+    EXPECT_EQ(stray_limit(-1, 100'000'000, p), 1024u);
+    Params friction = p;
+    friction.contact = int(ContactLaw::Frictional);
+    EXPECT_EQ(stray_limit(64, 1000, friction), 0u) << "the frictional law rebuilds at the first";
+    EXPECT_EQ(stray_limit(64, 1000, one_step_params(Preset::Water)), 0u);
+}
+
 // Two slots a particle: nearly every particle overflows and scans the grid of the last build
 // from where it was then, on the steps between builds too.
 TEST(NeighbourList, OverflowedParticlesScanTheGridOfTheLastBuild) {
@@ -231,6 +288,20 @@ TEST(NeighbourList, ResolverSaysWhatItCannotRunWith) {
     const ResolvedOptions r = resolve_options(q, Model::Dem, cuda);
     EXPECT_TRUE(r.effective.persistent_kernel);
     EXPECT_FALSE(r.effective.neighbour_list);
+    // Strays: only with the lists, and on CUDA not in deterministic mode (found in any order).
+    SimulatorOptions strays;
+    strays.list_strays = 64;
+    const ResolvedOptions no_lists = resolve_options(strays, Model::Dem, cpu);
+    EXPECT_EQ(no_lists.effective.list_strays, SimulatorOptions{}.list_strays);
+    ASSERT_NE(no_lists.note("list_strays"), nullptr);
+    SimulatorOptions det = o;
+    det.deterministic = true;
+    det.list_strays = 64;
+    EXPECT_EQ(resolve_options(det, Model::Dem, cpu).effective.list_strays, 64);
+    const ResolvedOptions on_cuda = resolve_options(det, Model::Dem, cuda);
+    EXPECT_EQ(on_cuda.effective.list_strays, 0);
+    ASSERT_NE(on_cuda.note("list_strays"), nullptr);
+    EXPECT_NE(on_cuda.note("list_strays")->reason.find("deterministic"), std::string::npos);
 }
 
 }  // namespace
