@@ -15,7 +15,7 @@ namespace plab::sim::cuda {
 // Counts the particles that moved past the rebuild distance and lists them as strays while
 // they fit (one atomic add a block); the last block to finish turns the count and the host's
 // request into this step's decision (a grid-wide reduction without a second launch): a build
-// when more moved than `stray_limit`.
+// when more moved than the stray limit (s.limit, 0 unless strays are repaired).
 __global__ void list_check_kernel(StepBuffers b, NeighbourList l, float rebuild_dist2, StrayList s,
                                   ListControl* ctl) {
     __shared__ unsigned int block_base;
