@@ -51,6 +51,7 @@ bool CpuSimulator::list_step_builds(const Params& p) {
 #pragma omp parallel for schedule(static) reduction(+ : moved)
         for (std::int64_t i = 0; i < n; ++i)
             moved += moved_past_skin(static_cast<uint32_t>(i), l, b, limit2) ? 1 : 0;
+        list_stats_.moved += static_cast<uint64_t>(moved);
         const uint32_t limit = stray_limit(resolved_.effective.list_strays, b.count, p);
         build = moved > static_cast<std::int64_t>(limit);
         if (!build && moved > 0) {

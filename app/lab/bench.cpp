@@ -106,6 +106,9 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
             << format_numbers(", skin %g of the range, ", params.skin) << l.slots
             << " entries a particle";
         if (l.overflowed > 0) out << ", " << l.overflowed << " particles overflowed their list";
+        if (l.steps > 0)
+            out << format_numbers("; %.1f particles past half the skin a step",
+                                  double(l.moved) / l.steps);
         if (l.strays > 0 && l.steps > 0)
             out << format_numbers("; %.1f strays repaired a step (%.1f particles redone)",
                                   double(l.strays) / l.steps, double(l.repaired) / l.steps);

@@ -248,6 +248,7 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     r.lists.steps -= lists_before.steps;
     r.lists.builds -= lists_before.builds;
     r.lists.overflowed -= lists_before.overflowed;
+    r.lists.moved -= lists_before.moved;
     r.lists.strays -= lists_before.strays;
     r.lists.repaired -= lists_before.repaired;
     if (r.invalid.empty())

@@ -187,6 +187,7 @@ NeighbourListStats CudaSimulator::Impl::read_list_stats() {
     out.steps = c.steps;
     out.builds = c.builds;
     out.overflowed = c.overflowed;
+    out.moved = c.moved_total;
     out.strays = c.stray_total;
     out.repaired = c.repaired_total;
     return out;
@@ -202,6 +203,7 @@ NeighbourListStats CudaSimulator::recent_list_stats() const {
     out.steps = m.list_last_seen.steps;
     out.builds = m.list_last_seen.builds;
     out.overflowed = m.list_last_seen.overflowed;
+    out.moved = m.list_last_seen.moved_total;
     out.strays = m.list_last_seen.stray_total;
     out.repaired = m.list_last_seen.repaired_total;
     return out;

@@ -17,6 +17,7 @@ struct ListControl {
     unsigned long long steps;  // steps since the reset
     unsigned long long builds;
     unsigned long long overflowed;   // particles whose candidates did not fit, summed over builds
+    unsigned long long moved_total;  // `moved` summed over steps
     unsigned long long stray_total;  // strays repaired, summed over steps
     unsigned long long repaired_total;  // particles redone by those repairs
 };

@@ -50,6 +50,7 @@ __global__ void list_check_kernel(StepBuffers b, NeighbourList l, float rebuild_
     ctl->blocks_done = 0;
     ctl->steps += 1;
     ctl->builds += rebuild;
+    ctl->moved_total += moved_now;
     ctl->stray_total += rebuild ? 0u : moved_now;
 }
 

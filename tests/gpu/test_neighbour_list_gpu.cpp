@@ -130,6 +130,7 @@ TEST_F(NeighbourListGpu, StraysAreRepairedWithTheGridsPhysics) {
                         static_cast<unsigned long long>(c.stats.strays),
                         static_cast<unsigned long long>(c.stats.repaired));
             EXPECT_GT(c.stats.strays, 0u);
+            EXPECT_GE(c.stats.moved, c.stats.strays);
             if (limit == 16)
                 EXPECT_GE(c.stats.repaired, init.pos.size()) << "the queue never overflowed";
             else
