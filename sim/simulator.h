@@ -53,9 +53,10 @@ struct SimStats {
 // How the neighbour lists (SimulatorOptions::neighbour_list) ran since the reset: steps over
 // builds is the mean rebuild interval. `overflowed` counts particles whose candidates did not
 // fit the list's slots at a build (they scanned the grid instead; the slots then grow).
-// `moved` sums, over the steps, the particles each step's check found past half the skin since
-// the last build (why the lists rebuild). `strays` sums the strays repaired over the steps
-// that kept the lists, `repaired` the particles those repairs redid (sim/list_strays.h).
+// `moved` sums, over the steps that checked against a valid build (not one that builds
+// anyway: the first, or one the backend asked for), the particles past half the skin since
+// that build (why the lists rebuild). `strays` sums the strays repaired over the steps that
+// kept the lists, `repaired` the particles those repairs redid (sim/list_strays.h).
 struct NeighbourListStats {
     bool active = false;  // the lists run now
     uint64_t steps = 0, builds = 0, overflowed = 0;

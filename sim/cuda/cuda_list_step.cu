@@ -97,17 +97,15 @@ void CudaSimulator::Impl::prepare_strays(const Params& p) {
         stray_limit_now = 0;
         return;
     }
-    const uint32_t repair_slots =
-        stray_repair_slots_set > 0 ? stray_repair_slots_set : stray_repair_slots(limit);
     const std::size_t growth = stray_index.growth_bytes(limit) +
-                               stray_repair.growth_bytes(repair_slots) +
+                               stray_repair.growth_bytes(repair_slots(limit)) +
                                stray_queued.growth_bytes(count);
     if (growth > 0) {
         require_free_device_memory(growth, "the neighbour lists' strays", 0);
         sync();
         graph.reset();  // it captured the old buffers
         stray_index.resize(limit);
-        stray_repair.resize(repair_slots);
+        stray_repair.resize(repair_slots(limit));
         if (stray_queued.growth_bytes(count) > 0) {
             stray_queued.resize(count);
             // The marks start clear; each repair clears its own again.
@@ -126,8 +124,8 @@ void CudaSimulator::Impl::enqueue_stray_repair(const Params& p) {
         views(), list_grid, p, list_view(), stray_view(), list_geometry_.rebuild_dist2,
         list_control.data());
     check_launch();
-    const uint32_t threads =
-        std::min<uint32_t>(std::max(stray_repair_slots(stray_limit_now), repair_slots()), count);
+    // As many threads as the default queue holds (the repair loops over more).
+    const uint32_t threads = std::min<uint32_t>(stray_repair_slots(stray_limit_now), count);
     stray_repair_kernel<<<blocks_for(threads, block), block, 0, s>>>(
         views(), list_grid, p, domain, list_view(), stray_view(), list_geometry_.rebuild_dist2,
         list_control.data());

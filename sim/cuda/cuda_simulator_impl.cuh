@@ -137,11 +137,10 @@ struct CudaSimulator::Impl {
     void prepare_strays(const Params& p);
     StrayList stray_view() {
         return {stray_index.data(), stray_repair.data(), stray_queued.data(), stray_limit_now,
-                repair_slots()};
+                repair_slots(stray_limit_now)};
     }
-    uint32_t repair_slots() const {
-        return stray_repair_slots_set > 0 ? stray_repair_slots_set
-                                          : stray_repair_slots(stray_limit_now);
+    uint32_t repair_slots(uint32_t limit) const {
+        return stray_repair_slots_set > 0 ? stray_repair_slots_set : stray_repair_slots(limit);
     }
     // After the force pass and the drift: the strays' queue and repair (classic DEM only).
     void enqueue_stray_repair(const Params& p);

@@ -50,7 +50,7 @@ __global__ void list_check_kernel(StepBuffers b, NeighbourList l, float rebuild_
     ctl->blocks_done = 0;
     ctl->steps += 1;
     ctl->builds += rebuild;
-    ctl->moved_total += moved_now;
+    ctl->moved_total += asked ? 0u : moved_now;  // an asked build compares with no valid build
     ctl->stray_total += rebuild ? 0u : moved_now;
 }
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
-#include <unordered_map>
 #include <vector>
 
+#include "sim/grid.h"
 #include "sim/scene.h"
 #include "sim/simulator.h"
 
@@ -57,29 +57,36 @@ inline std::vector<char> at_contact_threshold(const std::vector<Float4>& pos, co
             if (near(x * x + y * y + z * z, double(p.radius) + p.collider_radius)) out[i] = 1;
         }
     }
+    // The particles by cell of a grid over their bounding box (the simulators' own kind of
+    // grid), cells one contact distance wide.
+    if (pos.empty()) return out;
     const float reach = 2.f * p.radius;
-    auto key = [&](int x, int y, int z) {
-        return (static_cast<std::int64_t>(x) * 73856093) ^
-               (static_cast<std::int64_t>(y) * 19349663) ^
-               (static_cast<std::int64_t>(z) * 83492791);
-    };
-    auto cell = [&](float v) { return static_cast<int>(std::floor(v / reach)); };
-    std::unordered_map<std::int64_t, std::vector<std::size_t>> cells;
+    Domain box{xyz(pos[0]), xyz(pos[0])};
+    for (const Float4& x : pos) {
+        box.min = {std::min(box.min.x, x.x), std::min(box.min.y, x.y), std::min(box.min.z, x.z)};
+        box.max = {std::max(box.max.x, x.x), std::max(box.max.y, x.y), std::max(box.max.z, x.z)};
+    }
+    box.max = {box.max.x + reach, box.max.y + reach, box.max.z + reach};
+    const GridSpec g = make_grid(box, reach);
+    std::vector<uint32_t> start(g.num_cells() + 1, 0), order(pos.size());
+    for (const Float4& x : pos) ++start[cell_index(xyz(x), g) + 1];
+    for (uint32_t c = 0; c < g.num_cells(); ++c) start[c + 1] += start[c];
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < pos.size(); ++i)
-        cells[key(cell(pos[i].x), cell(pos[i].y), cell(pos[i].z))].push_back(i);
+        order[fill[cell_index(xyz(pos[i]), g)]++] = static_cast<uint32_t>(i);
     for (std::size_t i = 0; i < pos.size(); ++i) {
-        const int cx = cell(pos[i].x), cy = cell(pos[i].y), cz = cell(pos[i].z);
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    const auto found = cells.find(key(cx + dx, cy + dy, cz + dz));
-                    if (found == cells.end()) continue;
-                    for (std::size_t j : found->second) {
+        const CellCoord c = cell_of(xyz(pos[i]), g);
+        for (int z = std::max(c.z - 1, 0); z <= std::min(c.z + 1, g.dim_z - 1); ++z)
+            for (int y = std::max(c.y - 1, 0); y <= std::min(c.y + 1, g.dim_y - 1); ++y)
+                for (int x = std::max(c.x - 1, 0); x <= std::min(c.x + 1, g.dim_x - 1); ++x) {
+                    const uint32_t cell = g.linear(x, y, z);
+                    for (uint32_t k = start[cell]; k < start[cell + 1]; ++k) {
+                        const uint32_t j = order[k];
                         if (j <= i) continue;
-                        const double x = double(pos[i].x) - pos[j].x,
-                                     y = double(pos[i].y) - pos[j].y,
-                                     z = double(pos[i].z) - pos[j].z;
-                        if (near(x * x + y * y + z * z, reach)) out[i] = out[j] = 1;
+                        const double dx = double(pos[i].x) - pos[j].x,
+                                     dy = double(pos[i].y) - pos[j].y,
+                                     dz = double(pos[i].z) - pos[j].z;
+                        if (near(dx * dx + dy * dy + dz * dz, reach)) out[i] = out[j] = 1;
                     }
                 }
     }
