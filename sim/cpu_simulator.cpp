@@ -376,7 +376,7 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
     const auto start = Clock::now();
     parallel_for(pos_.size(), [&](uint32_t i) {
         const Vec3 p = xyz(pos_[i]);
-        target.positions[i] = to_float4(p, radius);
+        target.positions[i] = to_float4(p, radius * (1.f + pos_[i].w));  // bead_size.h
         target.colors[i] = particle_color(style, vel_[i], id_[i], cell_index(p, g), omega);
     });
     last_export_ms_ = ms_between(start, Clock::now());

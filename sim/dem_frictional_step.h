@@ -19,6 +19,7 @@
 // zero each step), and counted in `overflow` so runs can say it happened.
 #include <cstdint>
 
+#include "sim/bead_size.h"
 #include "sim/dem_contact.h"
 #include "sim/dem_friction.h"
 #include "sim/dem_step.h"
@@ -249,16 +250,18 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
                                                        const FrictionBuffers& f, const Params& p,
                                                        const Domain& d, Candidates&& candidates) {
     ContactBody a;
-    a.pos = xyz(load(b.sorted_pos + i));
+    const Float4 own = load(b.sorted_pos + i);
+    a.pos = xyz(own);
     a.vel = xyz(load(b.sorted_vel + i));
     a.id = load(b.sorted_id + i);
-    a.radius = p.radius;
+    a.radius = bead_radius(own, p);
     a.omega = xyz(f.omega[a.id]);
-    const FrictionLaw law = friction_law(p);
+    const float own_volume = bead_volume_ratio(own);
+    FrictionLaw law = friction_law(p);
     FrictionLaw fixed_law = law;  // against the walls, the collider and the plate
     fixed_law.mu_s = p.wall_friction;
-    fixed_law.rolling_inertia = sphere_inertia(p.mass, p.radius);  // the bodies do not turn
-    const float reach2 = 4.f * p.radius * p.radius;
+    // The bodies do not turn: the bead's whole inertia.
+    fixed_law.rolling_inertia = sphere_inertia(p.mass * own_volume, a.radius);
     const uint32_t before = f.contact_info[a.id];
 
     ContactMemory& mine = f.contacts[a.id];
@@ -275,12 +278,21 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     candidates([&](uint32_t j) {
         if (j == i) return;
         ContactBody o;
-        o.pos = xyz(load(b.sorted_pos + j));
-        if (length_squared(o.pos - a.pos) >= reach2) return;
+        const Float4 other = load(b.sorted_pos + j);
+        o.pos = xyz(other);
+        o.radius = bead_radius(other, p);
+        const float reach = a.radius + o.radius;
+        if (length_squared(o.pos - a.pos) >= reach * reach) return;
         o.vel = xyz(load(b.sorted_vel + j));
         o.id = load(b.sorted_id + j);
-        o.radius = p.radius;
         o.omega = xyz(f.omega[o.id]);
+        // Beads of two sizes turn the pair's reduced inertia I_a I_b / (I_a + I_b); alike,
+        // half one's (friction_law).
+        if (p.radius_spread > 0.f) {
+            const float i_a = sphere_inertia(p.mass * own_volume, a.radius);
+            const float i_b = sphere_inertia(p.mass * bead_volume_ratio(other), o.radius);
+            law.rolling_inertia = i_a * i_b / (i_a + i_b);
+        }
         // The stretch and rolling torque this contact had last step, if it was in memory.
         int slot = find_slot(table, o.id);
         Vec3 xi{}, roll{};
@@ -310,7 +322,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         const float lo = axis == 0 ? d.min.x : axis == 1 ? d.min.y : d.min.z;
         const float hi = axis == 0 ? d.max.x : axis == 1 ? d.max.y : d.max.z;
         const bool near_low = x - lo < hi - x;
-        const float delta = p.radius - (near_low ? x - lo : hi - x);
+        const float delta = a.radius - (near_low ? x - lo : hi - x);
         Vec3 n{};
         (axis == 0 ? n.x : axis == 1 ? n.y : n.z) = near_low ? -1.f : 1.f;
         const uint32_t bit = kTouchWallX << axis;  // x, y, z in a row
@@ -323,7 +335,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         const Vec3 centre{p.collider_x, p.collider_y, p.collider_z};
         const Vec3 rel = centre - a.pos;
         const float dist = sqrtf(length_squared(rel));
-        const float delta = dist > 0.f ? p.radius + p.collider_radius - dist : 0.f;
+        const float delta = dist > 0.f ? a.radius + p.collider_radius - dist : 0.f;
         if (fixed_body_contact(a, rel * (dist > 0.f ? 1.f / dist : 0.f), delta,
                                f.collider_xi + a.id, (before & kTouchCollider) != 0, fixed_law,
                                add))
@@ -335,7 +347,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     // The silo's floor plate (sim/orifice_plate.h): at rest and of infinite mass, like the
     // collider.
     if (p.silo_floor > 0.f) {
-        const PlateContact c = orifice_plate_contact(a.pos, p.radius, d.min.y + p.silo_floor,
+        const PlateContact c = orifice_plate_contact(a.pos, a.radius, d.min.y + p.silo_floor,
                                                      0.5f * (d.min.x + d.max.x),
                                                      0.5f * (d.min.z + d.max.z), 0.5f * p.orifice);
         if (fixed_body_contact(a, c.n, c.delta, f.plate_xi + a.id, (before & kTouchPlate) != 0,
@@ -356,10 +368,15 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
                                              const Domain& d, Candidates&& candidates) {
     const FrictionalSums s = frictional_particle_sums(i, b, f, p, d, candidates);
     const uint32_t id = load(b.sorted_id + i);
-    const Vec3 here = xyz(load(b.sorted_pos + i));
+    const Float4 own = load(b.sorted_pos + i);
+    const Vec3 here = xyz(own);
+    // A bead of another size: its mass scales the force's kick (1 for every bead alike).
+    const float volume = bead_volume_ratio(own);
     // A glued bead (a rough floor) keeps its place and does not turn; its contacts still push.
     const bool glued = p.glued_below > 0.f && here.y < d.min.y + p.glued_below;
-    Vec3 vel = glued ? Vec3{} : kick(xyz(load(b.sorted_vel + i)), s.force, p) * p.global_damping;
+    Vec3 vel =
+        glued ? Vec3{}
+              : kick(xyz(load(b.sorted_vel + i)), s.force * (1.f / volume), p) * p.global_damping;
     Vec3 pos = here + vel * p.dt;
     auto keep_inside = [](float& x, float& v, float lo, float hi) {
         if (x < lo || x > hi) {
@@ -370,13 +387,13 @@ PLAB_HD inline void frictional_particle_step(uint32_t i, const StepBuffers& b,
     keep_inside(pos.x, vel.x, d.min.x, d.max.x);
     keep_inside(pos.y, vel.y, d.min.y, d.max.y);
     keep_inside(pos.z, vel.z, d.min.z, d.max.z);
-    b.pos[i] = to_float4(pos);
+    b.pos[i] = Float4{pos.x, pos.y, pos.z, own.w};  // w: the bead's size (bead_size.h)
     b.vel[i] = to_float4(vel);
     b.id[i] = id;
-    f.omega_next[id] =
-        glued ? Float4{}
-              : to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass, p.radius, p.dt) *
-                          p.global_damping);
+    f.omega_next[id] = glued ? Float4{}
+                             : to_float4(spin_kick(xyz(f.omega[id]), s.torque, p.mass * volume,
+                                                   bead_radius(own, p), p.dt) *
+                                         p.global_damping);
     f.contact_info[id] = contact_word(s.contacts, s.sliding, s.touched, s.overflow > 0);
 }
 

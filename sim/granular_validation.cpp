@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "sim/bead_size.h"
 #include "sim/error.h"
 #include "sim/granular_runs.h"
 
@@ -38,10 +39,10 @@ bool glued(const Float4& q, const Params& p, const Domain& d) {
 double column_height(const Snapshot& s, const Params& p) {
     std::vector<float> y;
     for (const Float4& q : s.pos)
-        if (std::isfinite(q.y)) y.push_back(q.y);
+        if (std::isfinite(q.y)) y.push_back(q.y + bead_radius(q, p));
     if (y.empty()) return 0;
     std::sort(y.begin(), y.end());
-    return y[y.size() * 99 / 100] + p.radius;
+    return y[y.size() * 99 / 100];
 }
 
 // The rough floor over [-hx, hx] × [-hz, hz]: one glued bead per diameter squared, touching
@@ -74,6 +75,7 @@ Params repose_params(Preset preset) {
         p.friction = kReposeReference.friction;
         p.wall_friction = kReposeReference.wall_friction;
         p.rolling_friction = kReposeReference.rolling_friction;
+        p.radius_spread = kReposeReference.radius_spread;
     }
     return p;
 }
@@ -251,7 +253,8 @@ void finish_pile(Simulator& sim, const GranularCase& c, double max_time,
     r.fit = fit_flank(r.profile, 0.2, 0.8);
 }
 
-// A pour: every `batch_time` s a block of nx × nz beads, `layers` deep (spacing 1.1 d, at rest,
+// A pour: every `batch_time` s a block of nx × nz beads, `layers` deep (spacing 1.1 × the
+// largest bead's diameter, at rest,
 // jittered), is placed around the vertical axis x = z = 0 with its lowest layer at `release`
 // (m, centres), or two diameters above the highest bead within `reach_x`, `reach_z` of the axis
 // when that is higher; until `target` beads. Starts from the rough floor alone; the state,
@@ -268,7 +271,8 @@ std::size_t pour(Simulator& sim, const GranularCase& c, const Pour& how,
                  const GranularHook& after_step) {
     const Params& p = c.params;
     PLAB_REQUIRE(how.batch_time > 0, "the pour needs a positive time between batches");
-    const float d = 2.f * p.radius, gap = 1.1f * d;
+    // Beads of different sizes start as far apart as the largest two need.
+    const float d = 2.f * p.radius, gap = 1.1f * interaction_range(p);
     std::mt19937 rng(11 + c.seed);
     std::uniform_real_distribution<float> jitter(-lattice_jitter(p), lattice_jitter(p));
     sim.reset(restart_state(c.floor, c.init.domain, p), p);
@@ -276,7 +280,8 @@ std::size_t pour(Simulator& sim, const GranularCase& c, const Pour& how,
     const double step_time = granular::call_time(p);
     const int calls_per_batch =
         std::max(1, static_cast<int>(std::lround(how.batch_time / step_time)));
-    const float highest = c.init.domain.max.y - p.radius - (how.layers - 1) * gap;
+    const float highest =
+        c.init.domain.max.y - 0.5f * interaction_range(p) - (how.layers - 1) * gap;
     std::size_t poured = 0;
     while (poured < how.target) {
         InitialState s = sim.capture_state();
@@ -284,7 +289,7 @@ std::size_t pour(Simulator& sim, const GranularCase& c, const Pour& how,
         float top = c.init.domain.min.y + (glued > 0 ? d : 0.f);
         for (const Float4& q : s.pos)
             if (std::isfinite(q.y) && std::abs(q.x) < how.reach_x && std::abs(q.z) < how.reach_z)
-                top = std::max(top, q.y + p.radius);
+                top = std::max(top, q.y + bead_radius(q, p));
         const float y = std::min(std::max(how.release, top + 2 * d), highest);
         const std::size_t n = s.pos.size();
         std::size_t added = 0;
@@ -293,7 +298,8 @@ std::size_t pour(Simulator& sim, const GranularCase& c, const Pour& how,
                 for (int iz = 0; iz < how.nz && poured + added < how.target; ++iz) {
                     const float x = (ix - 0.5f * (how.nx - 1)) * gap + jitter(rng);
                     const float z = (iz - 0.5f * (how.nz - 1)) * gap + jitter(rng);
-                    s.pos.push_back({x, y + iy * gap + jitter(rng), z, 0.f});
+                    const float size = bead_deviation(n + added, 5 + c.seed, p.radius_spread);
+                    s.pos.push_back({x, y + iy * gap + jitter(rng), z, size});
                     s.vel.push_back({});
                     if (!s.order.empty()) s.order.push_back(static_cast<uint32_t>(n + added));
                     ++added;
@@ -367,7 +373,7 @@ HeapProfile heap_profile(const Snapshot& s, const Params& p, const Domain& d) {
         if (glued(q, p, d)) continue;
         PileProfile& side = q.x < 0.f ? prof.left : prof.right;
         const auto k = static_cast<std::size_t>(std::abs(double(q.x)) / column);
-        if (k < columns) side.h[k] = std::max(side.h[k], double(q.y) + p.radius - base);
+        if (k < columns) side.h[k] = std::max(side.h[k], double(q.y + bead_radius(q, p)) - base);
     }
     return prof;
 }
@@ -376,7 +382,7 @@ HeapResult run_poured_heap(Simulator& sim, const GranularCase& c, double max_tim
                            const GranularHook& after_step) {
     const Params& p = c.params;
     PLAB_REQUIRE(c.beads > 0 && c.width > 0 && c.l0 > 0, "not a heap case (sim::heap_case)");
-    const float d = 2.f * p.radius, gap = 1.1f * d;
+    const float d = 2.f * p.radius, gap = 1.1f * interaction_range(p);
     Pour how;
     // The slot's footprint: as many beads as fit 1.1 d apart, within the slot's width and
     // clear of the front and back walls (with the jitter).

@@ -56,12 +56,15 @@ GranularCase column_collapse_case(double a, int resolution, int channel,
 // 0.45 bead on wall (the channel's plates; the floor is lined with fixed beads), rolling
 // resistance 0.09 as a torque of at most μ_r·R·F_n with R the bead's radius (the reference's
 // code measures the lever from the bead's centre to the contact; ours, dem_friction.h, too).
+// Its beads measured 1 ± 0.2 mm: radii spread ±20% (Params::radius_spread).
 struct ReposeReference {
     double angle_deg = 25.2, spread_deg = 0.8;
     float friction = 0.16f, wall_friction = 0.45f, rolling_friction = 0.09f;
+    float radius_spread = 0.2f;
     const char* source =
         "Sunday, Murdoch, Tardivel, Schwartz & Michel, MNRAS 498, 1062 (2020): glass beads of "
-        "1 mm, repose angle 25.2 +- 0.8 deg; DEM mu_s 0.16 (bead), 0.45 (wall), mu_r 0.09";
+        "1 +- 0.2 mm, repose angle 25.2 +- 0.8 deg; DEM mu_s 0.16 (bead), 0.45 (wall), mu_r "
+        "0.09";
 };
 inline constexpr ReposeReference kReposeReference{};
 

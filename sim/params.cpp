@@ -67,6 +67,11 @@ const ParamInfo kTable[] = {
     {"tangential_stiffness", "x spring",
      "Frictional contacts: tangential spring (and dashpot) as a fraction of the normal one.", 0.01,
      1, false, &Params::tangential_stiffness, kDemOnly},
+    {"radius_spread", "x radius",
+     "Frictional contacts: beads of different sizes, each radius drawn uniformly within radius "
+     "x (1 +- spread) when a scene is made (0 = all alike; the grid's cells grow to the largest "
+     "bead); applies on Reset.",
+     0, 0.5, true, &Params::radius_spread, kDemOnly},
     {"gravity_x", "m/s²", "Gravity, x component.", -1000, 1000, false, &Params::gravity_x},
     {"gravity_y", "m/s²", "Gravity, y component (up is +y).", -1000, 1000, false,
      &Params::gravity_y},
@@ -154,6 +159,12 @@ std::vector<std::string> param_errors(const Params& p) {
             errors.push_back(std::string(info.name) + " = " + format_value(v) +
                              " is outside the allowed range " + range_text(info));
     }
+    // Only the frictional law reads each bead's own radius (sim/bead_size.h).
+    if (p.radius_spread > 0.f &&
+        (p.model != Model::Dem || p.contact != int(ContactLaw::Frictional)))
+        errors.push_back("radius_spread = " + format_value(p.radius_spread) +
+                         " needs the frictional contact law (contact=frictional); the classic "
+                         "law and SPH treat every particle as the same size");
     return errors;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/enum_names.h"
+#include "sim/hd.h"
 
 namespace plab::sim {
 
@@ -76,6 +77,9 @@ struct Params {
     float rolling_friction = 0.05f;  // μ_r, rolling resistance (torque limit μ_r·R·F_n)
     float wall_friction = 0.5f;      // μ_s against the walls, the collider and the silo's plate
     float tangential_stiffness = 2.f / 7.f;  // k_t / k_n (and γ_t / γ_n)
+    // Frictional DEM: beads of different sizes, each radius uniform in radius × [1 − s, 1 + s]
+    // (sim/bead_size.h: a particle's position w holds its deviation); 0 = all alike.
+    float radius_spread = 0.f;
 
     bool operator==(const Params&) const = default;
 };
@@ -127,9 +131,11 @@ void validate(const Params& p);
 void set_param(Params& p, std::string_view name, std::string_view value);
 
 // Distance up to which two particles interact, which is also the grid's cell size: one
-// diameter for DEM, the kernel reach 2h = 2 · smoothing · spacing for SPH.
-inline float interaction_range(const Params& p) {
-    return p.model == Model::Sph ? 4.f * p.smoothing * p.radius : 2.f * p.radius;
+// diameter for DEM (the largest bead's with a radius spread), the kernel reach 2h = 2 ·
+// smoothing · spacing for SPH.
+PLAB_HD inline float interaction_range(const Params& p) {
+    return p.model == Model::Sph ? 4.f * p.smoothing * p.radius
+                                 : 2.f * p.radius * (1.f + p.radius_spread);
 }
 
 // Copies from `at_reset` what only a reset may change: the model and every needs_reset

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "sim/bead_size.h"
 #include "sim/block_lattice.h"
 #include "sim/derived.h"
 #include "sim/error.h"
@@ -178,6 +179,7 @@ InitialState build_initial_state(const Scene& scene, const Params& params, std::
                                         "spacing (%g m)",
                                         first.x, first.y, first.z, b.jitter, 0.5 * b.spacing));
     }
+    assign_bead_sizes(s.pos, params, static_cast<uint32_t>(scene.seed));
     return s;
 }
 

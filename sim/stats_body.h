@@ -24,14 +24,16 @@ PLAB_HD inline bool is_finite(float x) {
 #endif
 }
 
-// `mass` in kg. A particle that is not finite has only `finite` set.
+// `mass` in kg, the nominal particle's; a bead of another size (p.w, sim/bead_size.h) weighs
+// mass · (1 + p.w)³. A particle that is not finite has only `finite` set.
 PLAB_HD inline ParticleStat particle_stat(Float4 p, Float4 v, float mass) {
     ParticleStat s;
     s.finite = is_finite(p.x) && is_finite(p.y) && is_finite(p.z) && is_finite(v.x) &&
                is_finite(v.y) && is_finite(v.z);
     if (!s.finite) return s;
     s.speed2 = double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z;
-    s.kinetic_energy = 0.5 * mass * s.speed2;
+    const double size = 1.0 + double(p.w);  // 1 for every particle of a run without a spread
+    s.kinetic_energy = 0.5 * mass * (size * size * size) * s.speed2;
     s.density = v.w;
     return s;
 }

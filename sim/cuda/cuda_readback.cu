@@ -22,8 +22,9 @@ __global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32
                               Float4* out_pos, Float4* out_color) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const Vec3 p = xyz(load(pos + i));
-    out_pos[i] = to_float4(p, radius);
+    const Float4 q = load(pos + i);
+    const Vec3 p = xyz(q);
+    out_pos[i] = to_float4(p, radius * (1.f + q.w));  // each bead's own size (bead_size.h)
     out_color[i] = particle_color(style, load(vel + i), load(id + i), cell_index(p, g), omega);
 }
 

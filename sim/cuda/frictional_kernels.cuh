@@ -81,7 +81,10 @@ __global__ void PLAB_FRICTIONAL_REGISTERS frictional_kernel(StepBuffers b, Frict
         else
             for_each_candidate(xyz(load(b.sorted_pos + i)), b, g, visit);
     };
-    const float reach2 = 4.f * p.radius * p.radius;
+    // The largest beads' reach: a superset for beads of different sizes, whose pairs the law
+    // then tests with their own radii.
+    const float range = interaction_range(p);
+    const float reach2 = range * range;
     frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
         for_each_touching(i, b, reach2, all, touching + threadIdx.x, blockDim.x, visit);
     });
