@@ -196,6 +196,43 @@ TEST_F(CudaFrictional, ASlumpingBlockFollowsTheCpuStepByStep) {
     }
 }
 
+// Beads of different sizes (radius_spread): each pair touches at the sum of its own radii and
+// each bead kicks and spins with its own mass, on the device as on the CPU.
+TEST_F(CudaFrictional, MixedBeadSizesFollowTheCpu) {
+    Params p = frictional_params();
+    p.radius_spread = 0.2f;
+    const float r = p.radius;
+    Scene scene;
+    scene.domain = {{0.f, 0.f, 0.f}, {24 * r, 60 * r, 24 * r}};
+    scene.blocks.push_back(
+        {BlockShape::Box, {4 * r, 2 * r, 4 * r}, {20 * r, 22 * r, 20 * r}, 2.7f * r, 0.1f * r, {}});
+    const std::size_t n = scene_capacity(scene);
+    const InitialState init = build_initial_state(scene, p, n);
+    for (bool lists : {false, true}) {
+        CpuSimulator cpu;
+        cpu.set_options(options(lists, false));
+        cpu.reset(init, p);
+        for (int s = 0; s < 1500; ++s) cpu.step(p);
+        const Snapshot ref = cpu.download();
+        const FrictionTotals ref_t = totals(cpu.friction_snapshot());
+        SCOPED_TRACE(label(lists, false));
+        cuda::CudaSimulator gpu(options(lists, false));
+        gpu.reset(init, p);
+        for (int s = 0; s < 1500; ++s) gpu.step(p);
+        const Snapshot got = gpu.download();
+        const FrictionTotals t = totals(gpu.friction_snapshot());
+        EXPECT_GT(ref_t.contacts, n);  // the beads have landed and touch
+        EXPECT_NEAR(double(t.contacts), double(ref_t.contacts), 0.02 * ref_t.contacts);
+        const float gap = worst_position_gap(ref, got);
+        EXPECT_LT(gap, 0.02f * r);
+        for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.pos[i].w, init.pos[i].w);  // sizes kept
+        std::printf("%s, mixed sizes: %zu beads, gap %.2g r, %llu contacts (CPU %llu)\n",
+                    label(lists, false).c_str(), n, gap / r,
+                    static_cast<unsigned long long>(t.contacts),
+                    static_cast<unsigned long long>(ref_t.contacts));
+    }
+}
+
 // A particle touched by more neighbours than the CUDA pass lists at a time (and than it has
 // slots): every contact still counts, as on the CPU. Twenty beads pressed around one, one step.
 TEST_F(CudaFrictional, ACrowdedParticleFeelsEveryContactAsOnTheCpu) {
