@@ -14,8 +14,12 @@
 
 namespace plab::sim {
 
+// `nominal`: Params::radius.
+PLAB_HD inline float bead_radius(const Float4& pos, float nominal) {
+    return nominal * (1.f + pos.w);
+}
 PLAB_HD inline float bead_radius(const Float4& pos, const Params& p) {
-    return p.radius * (1.f + pos.w);
+    return bead_radius(pos, p.radius);
 }
 
 // The bead's mass over Params::mass: its volume over the nominal bead's.

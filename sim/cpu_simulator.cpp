@@ -9,6 +9,7 @@
 #include <numeric>
 #include <utility>
 
+#include "sim/bead_size.h"
 #include "sim/dem_step.h"
 #include "sim/error.h"
 #include "sim/host_state.h"
@@ -376,7 +377,7 @@ void CpuSimulator::export_render(const RenderTarget& target, const RenderStyle& 
     const auto start = Clock::now();
     parallel_for(pos_.size(), [&](uint32_t i) {
         const Vec3 p = xyz(pos_[i]);
-        target.positions[i] = to_float4(p, radius * (1.f + pos_[i].w));  // bead_size.h
+        target.positions[i] = to_float4(p, bead_radius(pos_[i], radius));
         target.colors[i] = particle_color(style, vel_[i], id_[i], cell_index(p, g), omega);
     });
     last_export_ms_ = ms_between(start, Clock::now());

@@ -257,7 +257,7 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     a.radius = bead_radius(own, p);
     a.omega = xyz(f.omega[a.id]);
     const float own_volume = bead_volume_ratio(own);
-    FrictionLaw law = friction_law(p);
+    const FrictionLaw law = friction_law(p);
     FrictionLaw fixed_law = law;  // against the walls, the collider and the plate
     fixed_law.mu_s = p.wall_friction;
     // The bodies do not turn: the bead's whole inertia.
@@ -286,18 +286,19 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         o.vel = xyz(load(b.sorted_vel + j));
         o.id = load(b.sorted_id + j);
         o.omega = xyz(f.omega[o.id]);
-        // Beads of two sizes turn the pair's reduced inertia I_a I_b / (I_a + I_b); alike,
-        // half one's (friction_law).
+        // Beads of two sizes turn the pair's reduced inertia I_a I_b / (I_a + I_b), I_a being
+        // the bead's whole inertia (fixed_law's); alike, half one's (friction_law).
+        FrictionLaw pair_law = law;
         if (p.radius_spread > 0.f) {
-            const float i_a = sphere_inertia(p.mass * own_volume, a.radius);
+            const float i_a = fixed_law.rolling_inertia;
             const float i_b = sphere_inertia(p.mass * bead_volume_ratio(other), o.radius);
-            law.rolling_inertia = i_a * i_b / (i_a + i_b);
+            pair_law.rolling_inertia = i_a * i_b / (i_a + i_b);
         }
         // The stretch and rolling torque this contact had last step, if it was in memory.
         int slot = find_slot(table, o.id);
         Vec3 xi{}, roll{};
         if (slot >= 0) mine.load(slot, xi, roll);
-        add(pair_contact(a, o, xi, roll, law));
+        add(pair_contact(a, o, xi, roll, pair_law));
         const bool fresh = slot < 0;
         if (fresh) slot = take_slot(table, o.id);
         if (slot < 0) {

@@ -254,12 +254,11 @@ void finish_pile(Simulator& sim, const GranularCase& c, double max_time,
 }
 
 // A pour: every `batch_time` s a block of nx × nz beads, `layers` deep (spacing 1.1 × the
-// largest bead's diameter, at rest,
-// jittered), is placed around the vertical axis x = z = 0 with its lowest layer at `release`
-// (m, centres), or two diameters above the highest bead within `reach_x`, `reach_z` of the axis
-// when that is higher; until `target` beads. Starts from the rough floor alone; the state,
-// contact memory included, carries on across the batches. Returns the beads poured (fewer
-// when a bead stopped being finite).
+// largest bead's diameter, at rest, jittered), is placed around the vertical axis x = z = 0
+// with its lowest layer at `release` (m, centres), or two diameters above the highest bead
+// within `reach_x`, `reach_z` of the axis when that is higher; until `target` beads. Starts from
+// the rough floor alone; the state, contact memory included, carries on across the batches. Returns
+// the beads poured (fewer when a bead stopped being finite).
 struct Pour {
     int nx = 5, nz = 5, layers = 1;
     float release = 0, reach_x = 0, reach_z = 0;  // m

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/bead_size.h"
 #include "sim/color_map.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/nvtx_range.h"
@@ -24,7 +25,7 @@ __global__ void export_kernel(const Float4* pos, const Float4* vel, const uint32
     if (i >= n) return;
     const Float4 q = load(pos + i);
     const Vec3 p = xyz(q);
-    out_pos[i] = to_float4(p, radius * (1.f + q.w));  // each bead's own size (bead_size.h)
+    out_pos[i] = to_float4(p, bead_radius(q, radius));  // each bead's own size
     out_color[i] = particle_color(style, load(vel + i), load(id + i), cell_index(p, g), omega);
 }
 
