@@ -13,6 +13,7 @@
 #include "sim/dem_step.h"
 #include "sim/error.h"
 #include "sim/host_state.h"
+#include "sim/list_strays.h"
 #include "sim/sph_step.h"
 
 namespace plab::sim {
@@ -264,7 +265,19 @@ void CpuSimulator::frictional_pass(const StepBuffers& b, const Params& p) {
     const FrictionBuffers f = friction_.buffers();
     const GridSpec g = step_grid();
     const Domain d = domain_;
-    if (listed()) {
+    if (listed() && !strays_.empty()) {
+        // Lists kept with strays: the pass finds their contacts itself (sim/list_strays.h).
+        const NeighbourList l = list_view();
+        const float range = interaction_range(p);
+        const float rebuild_dist2 = list_geometry_.rebuild_dist2;
+        const auto count = static_cast<uint32_t>(strays_.size());
+        parallel_for(b.count, [&](uint32_t i) {
+            frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
+                for_each_candidate_with_strays(i, l, b, g, strays_.data(), count, range * range,
+                                               rebuild_dist2, visit);
+            });
+        });
+    } else if (listed()) {
         const NeighbourList l = list_view();
         parallel_for(b.count, [&](uint32_t i) {
             frictional_particle_step(i, b, f, p, d,

@@ -3,9 +3,10 @@
 // backends. A stray is a particle that has moved more than skin / 2 since the last build, so
 // its list, and the lists that ought to hold it, may miss a contact. In a settled pile a few
 // particles always do (one rattling in place is enough), and rebuilding everything for them
-// costs more than the lists save. So while a step has at most `limit` strays (DEM, classic
-// contact law) the lists stay and the step repairs what the strays touch; more start a build.
-// Off by default (limit 0): on the GPU the repair measured slower than the builds it saves
+// costs more than the lists save. So while a step has at most `limit` strays (DEM) the lists
+// stay and the step repairs what the strays touch (the classic law, after its pass) or finds
+// it in its pass (the frictional law, for_each_candidate_with_strays); more start a build.
+// Off by default (limit 0): on the GPU neither measured faster than the builds it saves
 // (docs/benchmarks.md, *Strays*).
 //
 // Why the repair misses nothing: two non-strays within range were within range + skin at the
@@ -34,8 +35,9 @@ struct StrayList {
 
 // How many strays a step may repair before the lists rebuild: the variant's number, or with
 // -1 (automatic) one in 1,024 particles, from 32 to 1,024. 0 (a build at the first stray)
-// wherever the repair has no form: the frictional contact law (its contact memory would need
-// repairing too) and SPH (whose density pass feeds its force pass).
+// for SPH, whose density pass feeds its force pass. The classic law repairs its strays after
+// its pass (dem_repair_particle), the frictional law finds them in it
+// (for_each_candidate_with_strays).
 uint32_t stray_limit(int requested, std::size_t count, const Params& p);
 
 // Slots for the particles one step repairs: the strays and a few unlisted neighbours each.
@@ -79,6 +81,36 @@ PLAB_HD inline void queue_stray_repairs(uint32_t f, const NeighbourList& l, cons
         if (is_stray(j, l, b, rebuild_dist2) || list_visits(j, f, l, g)) return;
         queue(j);
     });
+}
+
+// The candidates of cell-order particle i on a step that keeps the lists with `count` strays
+// (`strays`, cell-order positions), for a pass that computes each particle once: the
+// frictional law rewrites its contact memory in place, so it cannot be redone afterwards as
+// the classic law's repair does; its pass finds the strays' contacts itself. A stray i scans
+// the build grid's non-strays around it (its list may miss them); a non-stray its list; then
+// every stray within `reach2` that the list pass does not visit. Each particle in reach comes
+// once, as in the repair, so the sums equal the per-step grid's up to their order.
+template <typename Visit>
+PLAB_HD inline void for_each_candidate_with_strays(uint32_t i, const NeighbourList& l,
+                                                   const StepBuffers& b, const GridSpec& g,
+                                                   const uint32_t* strays, uint32_t count,
+                                                   float reach2, float rebuild_dist2,
+                                                   Visit&& visit) {
+    const Vec3 pos = xyz(load(b.sorted_pos + i));
+    const bool stray = is_stray(i, l, b, rebuild_dist2);
+    if (stray) {
+        for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
+            if (!is_stray(j, l, b, rebuild_dist2)) visit(j);
+        });
+    } else {
+        for_each_listed(i, l, b, g, visit);
+    }
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t f = load(strays + k);
+        // The distance first: most strays are far away, and the list search is longer.
+        if (f == i || length_squared(xyz(load(b.sorted_pos + f)) - pos) >= reach2) continue;
+        if (stray || !list_visits(i, f, l, g)) visit(f);
+    }
 }
 
 // Redoes the step of cell-order particle i with the strays: its pair forces over its list (a

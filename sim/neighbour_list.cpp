@@ -43,7 +43,7 @@ uint32_t initial_list_slots(const Params& p) {
 uint32_t grown_list_slots(uint32_t found) { return round_up_8(1.25 * found); }
 
 uint32_t stray_limit(int requested, std::size_t count, const Params& p) {
-    if (p.model != Model::Dem || p.contact != int(ContactLaw::Classic)) return 0;
+    if (p.model != Model::Dem) return 0;
     if (requested >= 0) return static_cast<uint32_t>(requested);
     // Measured on the settled classic pile (docs/benchmarks.md): a repair costs a few grid
     // scans per stray, a build about a whole step.

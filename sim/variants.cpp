@@ -108,11 +108,11 @@ constexpr VariantInfo kVariants[] = {
      kOnBoth,
      kAllModels},
     {"list_strays", "list strays",
-     "With the neighbour lists: how many particles past half the skin a step repairs (their "
-     "contacts found from the grid of the last build) before the lists rebuild; auto: one in "
-     "1,024 particles, from 32 to 1,024; 0: rebuild at the first. DEM with the classic contact "
-     "law; the frictional law and SPH rebuild at the first. Measured slower than rebuilding on "
-     "the GPU (docs/benchmarks.md).",
+     "With the neighbour lists: how many particles past half the skin a step keeps the lists "
+     "for (their contacts found from the grid of the last build: the classic law repairs them "
+     "after its pass, the frictional law finds them in it) before the lists rebuild; auto: one "
+     "in 1,024 particles, from 32 to 1,024; 0: rebuild at the first. DEM; SPH rebuilds at the "
+     "first. Measured no faster than rebuilding on the GPU (docs/benchmarks.md).",
      nullptr, &O::list_strays, kStrayChoices, "auto, 0, 16, 64, 256, 1024 or 4096", kOnBoth,
      kDemOnly, kStrayNames},
     {"renderer", "particle renderer",

@@ -109,9 +109,12 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         if (l.steps > 0)
             out << format_numbers("; %.1f particles past half the skin a step",
                                   double(l.moved) / l.steps);
-        if (l.strays > 0 && l.steps > 0)
+        if (l.strays > 0 && l.steps > 0 && l.repaired > 0)
             out << format_numbers("; %.1f strays repaired a step (%.1f particles redone)",
                                   double(l.strays) / l.steps, double(l.repaired) / l.steps);
+        else if (l.strays > 0 && l.steps > 0)  // the frictional pass finds them itself
+            out << format_numbers("; %.1f strays a step found in the force pass",
+                                  double(l.strays) / l.steps);
         out << "\n";
     }
     // Said before any number: timings of a blown-up state are not a result.

@@ -334,7 +334,7 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
     if (lists.active && lists.builds > 0)
         ImGui::TextColored(kDim,
                            "  neighbour lists: rebuilt every %.1f steps, %u entries, %.1f strays "
-                           "repaired a step",
+                           "a step",
                            double(lists.steps) / double(lists.builds), lists.slots,
                            lists.steps > 0 ? double(lists.strays) / double(lists.steps) : 0.0);
     if (h.cuda_renderer) {

@@ -74,10 +74,22 @@ void CudaSimulator::Impl::choose_law(const Params& p) {
 void CudaSimulator::Impl::enqueue_frictional(const Params& p) {
     const int block = options.block_size;
     const NeighbourList list = listed() ? list_view() : NeighbourList{};
-    auto* kernel = list.active() ? frictional_kernel<true> : frictional_kernel<false>;
-    kernel<<<blocks_for(count, block), block, frictional_shared_bytes(block), stream.get()>>>(
-        views(), friction.buffers(), step_grid(), p, domain, list);
-    check_launch();
+    const std::size_t shared = frictional_shared_bytes(block);
+    auto launch = [&](auto* kernel, const ListControl* ctl) {
+        kernel<<<blocks_for(count, block), block, shared, stream.get()>>>(
+            views(), friction.buffers(), step_grid(), p, domain, list, stray_view(),
+            list_geometry_.rebuild_dist2, ctl);
+        check_launch();
+    };
+    if (!list.active()) {
+        launch(frictional_kernel<FrictionalSource::Grid>, nullptr);
+    } else if (stray_limit_now == 0) {
+        launch(frictional_kernel<FrictionalSource::Lists>, nullptr);
+    } else {
+        // Which of the two runs is the device's decision (ListControl::strays).
+        launch(frictional_kernel<FrictionalSource::Lists>, list_control.data());
+        launch(frictional_kernel<FrictionalSource::ListsWithStrays>, list_control.data());
+    }
     friction.copy_rotation(stream.get());
 }
 

@@ -117,7 +117,8 @@ void CudaSimulator::Impl::prepare_strays(const Params& p) {
 }
 
 void CudaSimulator::Impl::enqueue_stray_repair(const Params& p) {
-    if (!listed() || stray_limit_now == 0 || count == 0) return;
+    // The frictional pass finds its strays' contacts itself (enqueue_frictional).
+    if (!listed() || stray_limit_now == 0 || count == 0 || runs_frictional_law(p)) return;
     cudaStream_t s = stream.get();
     const int block = options.block_size;
     stray_queue_kernel<<<blocks_for(stray_limit_now, block), block, 0, s>>>(

@@ -5,8 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/cuda/list_control.h"
 #include "sim/dem_frictional_step.h"
 #include "sim/dem_step.h"
+#include "sim/list_strays.h"
 #include "sim/neighbour_list.h"
 
 namespace plab::sim::cuda {
@@ -62,29 +64,44 @@ __device__ inline void for_each_touching(uint32_t i, const StepBuffers& b, float
     }
 }
 
-// Candidates from the neighbour lists (`Listed`, `list` active) or from the 27 cells of the
-// grid `g`, exactly as the CPU pass does, through for_each_touching (dynamic shared memory:
-// frictional_shared_bytes). Two kernels, not one with a branch: each then gets its own
-// register allocation instead of the larger of the two (spill stores 240 B → 152 B with
-// lists, 28 B on the grid; H200, 1M: 0.728 → 0.716 ms with lists, 1.012 → 0.915 ms on the
-// grid).
-template <bool Listed>
+// Where the pass takes each particle's candidates from: the 27 cells of the grid; the
+// neighbour lists; or the lists on a step that keeps them with strays (ListControl::strays,
+// listed in `strays.index`), whose contacts the pass then finds itself (sim/list_strays.h).
+enum class FrictionalSource { Grid, Lists, ListsWithStrays };
+
+// Candidates from `Source`, exactly as the CPU pass takes them, through for_each_touching
+// (dynamic shared memory: frictional_shared_bytes). A kernel for each source, not one with a
+// branch: each then gets its own register allocation instead of the largest of them (grid and
+// lists: spill stores 240 B → 152 B with lists, 28 B on the grid; H200, 1M: 0.728 → 0.716 ms
+// with lists, 1.012 → 0.915 ms on the grid). With strays allowed both list kernels are
+// launched every step and the one that does not match the step's stray count returns at once.
+template <FrictionalSource Source>
 __global__ void PLAB_FRICTIONAL_REGISTERS frictional_kernel(StepBuffers b, FrictionBuffers f,
                                                             GridSpec g, Params p, Domain d,
-                                                            NeighbourList list) {
+                                                            NeighbourList list, StrayList strays,
+                                                            float rebuild_dist2,
+                                                            const ListControl* ctl) {
     extern __shared__ uint32_t touching[];
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
-    auto all = [&](auto&& visit) {
-        if constexpr (Listed)
-            for_each_listed(i, list, b, g, visit);
-        else
-            for_each_candidate(xyz(load(b.sorted_pos + i)), b, g, visit);
-    };
+    uint32_t stray_count = 0;
+    if constexpr (Source != FrictionalSource::Grid) {
+        if (ctl) stray_count = ctl->strays;  // 0 on a build; no control: strays not allowed
+        if ((stray_count > 0) != (Source == FrictionalSource::ListsWithStrays)) return;
+    }
     // The largest beads' reach: a superset for beads of different sizes, whose pairs the law
     // then tests with their own radii.
     const float range = interaction_range(p);
     const float reach2 = range * range;
+    auto all = [&](auto&& visit) {
+        if constexpr (Source == FrictionalSource::Grid)
+            for_each_candidate(xyz(load(b.sorted_pos + i)), b, g, visit);
+        else if constexpr (Source == FrictionalSource::Lists)
+            for_each_listed(i, list, b, g, visit);
+        else
+            for_each_candidate_with_strays(i, list, b, g, strays.index, stray_count, reach2,
+                                           rebuild_dist2, visit);
+    };
     frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
         for_each_touching(i, b, reach2, all, touching + threadIdx.x, blockDim.x, visit);
     });

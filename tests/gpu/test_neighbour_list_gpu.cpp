@@ -3,12 +3,15 @@
 // where there is none every test is reported as skipped (CTest label `gpu`).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 
 #include "sim/cpu_simulator.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
+#include "sim/friction_list_compare.h"
+#include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/presets.h"
 #include "sim/simulator.h"
@@ -139,6 +142,44 @@ TEST_F(NeighbourListGpu, StraysAreRepairedWithTheGridsPhysics) {
             const auto k = testing::compare_list_with_grid(*listed, cpu, init, p, 60, 6);
             expect_same_physics(k, p.model);
         }
+    }
+}
+
+// The frictional law finds its strays' contacts in its own pass (sim/list_strays.h): a sand
+// block resting on the floor with a few top beads thrown up and sideways. From the listed run's
+// whole state (positions, rotations, contact memory) a step of CUDA's per-step grid, and of
+// the CPU's, gives the same forces, rotations and contacts, summed in another order.
+TEST_F(NeighbourListGpu, FrictionalStraysFindEveryContactInThePass) {
+    const Params p = one_step_params(Preset::Sand);
+    const std::size_t n = 600;
+    const InitialState init = testing::block_with_thrown_beads(p, n, 8);
+    for (bool graph : {false, true}) {
+        SCOPED_TRACE(graph ? "graph" : "plain");
+        SimulatorOptions o = options(true, graph);
+        o.list_strays = 64;
+        cuda::CudaSimulator listed(o);
+        cuda::CudaSimulator grid(options(false, false));
+        const auto c = testing::compare_frictional_list_with_grid(listed, grid, init, p, 400, 4);
+        std::printf(
+            "%s: largest differences %.2g (velocity) %.2g (rotation), %ld contacts; %llu "
+            "builds, %llu strays in %llu steps\n",
+            graph ? "graph" : "plain", c.velocity, c.rotation, c.contacts,
+            static_cast<unsigned long long>(c.stats.builds),
+            static_cast<unsigned long long>(c.stats.strays),
+            static_cast<unsigned long long>(c.stats.steps));
+        EXPECT_EQ(c.compared, 100);
+        EXPECT_GT(c.contacts, long(n) * 100) << "the block rests on its contacts";
+        EXPECT_EQ(c.contact_gaps, 0) << "a contact found on one side only";
+        EXPECT_LT(c.velocity, kOrderOnly);
+        EXPECT_LT(c.rotation, kOrderOnly);
+        EXPECT_GT(c.stats.strays, 1000u);
+        EXPECT_LT(c.stats.builds * 20, c.stats.steps);
+        CpuSimulator cpu;
+        const auto k = testing::compare_frictional_list_with_grid(listed, cpu, init, p, 200, 8);
+        EXPECT_EQ(k.compared, 25);
+        EXPECT_EQ(k.contact_gaps, 0);
+        EXPECT_LT(k.velocity, kOrderOnly);
+        EXPECT_LT(k.rotation, kOrderOnly);
     }
 }
 
