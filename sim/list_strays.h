@@ -84,12 +84,12 @@ PLAB_HD inline void queue_stray_repairs(uint32_t f, const NeighbourList& l, cons
 }
 
 // The candidates of cell-order particle i on a step that keeps the lists with `count` strays
-// (`strays`, cell-order positions), for a pass that computes each particle once: the
-// frictional law rewrites its contact memory in place, so it cannot be redone afterwards as
-// the classic law's repair does; its pass finds the strays' contacts itself. A stray i scans
-// the build grid's non-strays around it (its list may miss them); a non-stray its list; then
-// every stray within `reach2` that the list pass does not visit. Each particle in reach comes
-// once, as in the repair, so the sums equal the per-step grid's up to their order.
+// (`strays`, cell-order positions): a stray i scans the build grid's non-strays around it (its
+// list may miss them), a non-stray its list; then every stray within `reach2` that the list
+// pass does not visit. Each particle in reach comes once, so the sums equal the per-step
+// grid's up to their order. The classic law's repair redoes the particles the strays touch
+// with it; the frictional pass, which rewrites its contact memory in place and so cannot be
+// redone afterwards, takes every particle's candidates from it on such a step.
 template <typename Visit>
 PLAB_HD inline void for_each_candidate_with_strays(uint32_t i, const NeighbourList& l,
                                                    const StepBuffers& b, const GridSpec& g,
@@ -123,22 +123,9 @@ PLAB_HD inline void dem_repair_particle(uint32_t i, const StepBuffers& b, const 
     const Vec3 pos = xyz(load(b.sorted_pos + i));
     const Vec3 vel = xyz(load(b.sorted_vel + i));
     const uint32_t id = load(b.sorted_id + i);
-    const bool stray = is_stray(i, l, b, rebuild_dist2);
     const float reach2 = 4.f * p.radius * p.radius;
     const Vec3 force = dem_pair_forces_over(i, pos, vel, id, b, p, [&](auto&& visit) {
-        if (stray) {
-            for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
-                if (!is_stray(j, l, b, rebuild_dist2)) visit(j);
-            });
-        } else {
-            for_each_listed(i, l, b, g, visit);
-        }
-        for (uint32_t k = 0; k < strays; ++k) {
-            const uint32_t f = load(s.index + k);
-            // The distance first: most strays are far away, and the list search is longer.
-            if (length_squared(xyz(load(b.sorted_pos + f)) - pos) >= reach2) continue;
-            if (stray || !list_visits(i, f, l, g)) visit(f);
-        }
+        for_each_candidate_with_strays(i, l, b, g, s.index, strays, reach2, rebuild_dist2, visit);
     });
     dem_drift_into_state(i, pos, xyz(dem_new_velocity(pos, vel, id, force, p)), id, b, p, d);
 }

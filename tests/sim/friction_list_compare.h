@@ -3,8 +3,11 @@
 // every few steps a reference simulator starts from the listed run's capture (positions,
 // rotations and contact memory) and both take one step. With every contact found, forces,
 // rotations and contact counts differ only by the order of their float sums.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <vector>
 
 #include "sim/friction_stats.h"
@@ -66,6 +69,28 @@ FrictionalListComparison compare_frictional_list_with_grid(Listed& listed, Refer
     }
     out.stats = listed.list_stats();
     return out;
+}
+
+// What a run of block_with_thrown_beads (friction_scene.h) with lists and strays must show
+// against the grid: `compared` comparisons, every contact on both sides, differences within
+// `order_only` of the step's change (summation order), and lists that lasted through strays.
+inline void expect_strays_found_every_contact(const FrictionalListComparison& c, int compared,
+                                              std::size_t particles, double order_only) {
+    std::printf(
+        "  %d comparisons, largest differences %.2g (velocity) %.2g (rotation), %ld contacts; "
+        "%llu builds, %llu strays in %llu steps\n",
+        c.compared, c.velocity, c.rotation, c.contacts,
+        static_cast<unsigned long long>(c.stats.builds),
+        static_cast<unsigned long long>(c.stats.strays),
+        static_cast<unsigned long long>(c.stats.steps));
+    EXPECT_EQ(c.compared, compared);
+    EXPECT_GT(c.contacts, long(particles) * compared) << "the block rests on its contacts";
+    EXPECT_EQ(c.contact_gaps, 0) << "a contact found on one side only";
+    EXPECT_LT(c.velocity, order_only) << "velocities differ beyond summation order";
+    EXPECT_LT(c.rotation, order_only) << "rotations differ beyond summation order";
+    // The thrown beads passed half the skin a few at a time and the lists stayed.
+    EXPECT_GT(c.stats.strays, 10u * c.stats.steps);
+    EXPECT_LT(c.stats.builds * 20, c.stats.steps);
 }
 
 }  // namespace plab::sim::testing

@@ -203,21 +203,7 @@ TEST(NeighbourList, FrictionalStraysFindEveryContactInThePass) {
     CpuSimulator listed, grid;
     listed.set_options(o);
     const auto c = testing::compare_frictional_list_with_grid(listed, grid, init, p, 400, 4);
-    std::printf(
-        "  %d comparisons, largest differences %.2g (velocity) %.2g (rotation), %ld contacts; "
-        "%llu builds, %llu strays in %llu steps\n",
-        c.compared, c.velocity, c.rotation, c.contacts,
-        static_cast<unsigned long long>(c.stats.builds),
-        static_cast<unsigned long long>(c.stats.strays),
-        static_cast<unsigned long long>(c.stats.steps));
-    EXPECT_EQ(c.compared, 100);
-    EXPECT_GT(c.contacts, long(n) * 100) << "the block rests on its contacts";
-    EXPECT_EQ(c.contact_gaps, 0) << "a contact found on one side only";
-    EXPECT_LT(c.velocity, kOrderOnly) << "velocities differ beyond summation order";
-    EXPECT_LT(c.rotation, kOrderOnly) << "rotations differ beyond summation order";
-    // The thrown beads passed half the skin a few at a time and the lists stayed.
-    EXPECT_GT(c.stats.strays, 1000u);
-    EXPECT_LT(c.stats.builds * 20, c.stats.steps);
+    testing::expect_strays_found_every_contact(c, 100, n, kOrderOnly);
 }
 
 // Two slots a particle: nearly every particle overflows and scans the grid of the last build
