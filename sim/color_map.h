@@ -41,9 +41,7 @@ std::string_view color_mode_name(ColorMode mode);
 // Such a run shows every particle no_spin_color(); front ends say why instead.
 std::string color_mode_note(ColorMode mode, const Params& params);
 // Whether a run with `params` has rotations to show (RenderStyle::spins).
-inline bool has_rotation(const Params& p) {
-    return p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
-}
+inline bool has_rotation(const Params& p) { return runs_frictional_law(p); }
 
 // The spin mode's colour where there is no rotation to show: a flat grey, off the ramp (whose
 // bottom, blue, means "not rotating").

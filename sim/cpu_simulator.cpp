@@ -179,7 +179,7 @@ void CpuSimulator::choose_precision(bool frictional) {
 }
 
 StageTimings CpuSimulator::substep(const Params& p) {
-    const bool frictional = p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
+    const bool frictional = runs_frictional_law(p);
     choose_precision(frictional);
     const StepBuffers b = views();
     const GridSpec g = step_grid();

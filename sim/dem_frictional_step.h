@@ -97,11 +97,6 @@ struct FrictionBuffers {
     uint32_t* contact_info = nullptr;
 };
 
-// Whether a step with `p` runs the frictional contact law.
-PLAB_HD inline bool runs_frictional_law(const Params& p) {
-    return p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
-}
-
 // What the step needs from the parameters.
 PLAB_HD inline FrictionLaw friction_law(const Params& p) {
     FrictionLaw law;

@@ -10,7 +10,7 @@ namespace plab::sim::granular {
 
 Params case_params(Preset preset, std::string_view what) {
     Params p = preset_params(preset);
-    PLAB_REQUIRE(p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional),
+    PLAB_REQUIRE(runs_frictional_law(p),
                  "the " + std::string(what) +
                      " case takes a frictional DEM preset (glass-beads, sand-like), not " +
                      std::string(preset_name(preset)));

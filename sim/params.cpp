@@ -160,8 +160,7 @@ std::vector<std::string> param_errors(const Params& p) {
                              " is outside the allowed range " + range_text(info));
     }
     // Only the frictional law reads each bead's own radius (sim/bead_size.h).
-    if (p.radius_spread > 0.f &&
-        (p.model != Model::Dem || p.contact != int(ContactLaw::Frictional)))
+    if (p.radius_spread > 0.f && !runs_frictional_law(p))
         errors.push_back("radius_spread = " + format_value(p.radius_spread) +
                          " needs the frictional contact law (contact=frictional); the classic "
                          "law and SPH treat every particle as the same size");

@@ -138,6 +138,11 @@ PLAB_HD inline float interaction_range(const Params& p) {
                                  : 2.f * p.radius * (1.f + p.radius_spread);
 }
 
+// Whether a step with `p` runs the frictional contact law (sim/dem_friction.h).
+PLAB_HD inline bool runs_frictional_law(const Params& p) {
+    return p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
+}
+
 // Copies from `at_reset` what only a reset may change: the model and every needs_reset
 // parameter (the grid was built for them).
 void keep_reset_params(Params& p, const Params& at_reset);

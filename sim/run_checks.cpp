@@ -208,8 +208,7 @@ double dem_dt_limit(const Params& p) {
 }
 
 void require_plate_support(const Params& p) {
-    const bool frictional =
-        p.model == Model::Dem && p.contact == static_cast<int>(ContactLaw::Frictional);
+    const bool frictional = runs_frictional_law(p);
     const std::string run = p.model == Model::Sph ? "SPH" : "DEM with the classic contact law";
     PLAB_REQUIRE(!(p.glued_below > 0.f) || frictional,
                  format_numbers("glued_below = %g m glues the beads near the floor, which only "

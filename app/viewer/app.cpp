@@ -275,9 +275,8 @@ void App::check_stats() {
     }
     ui_.stats = stats;
     const sim::Params& p = session_.params();
-    ui_.friction = p.model == sim::Model::Dem && p.contact == int(sim::ContactLaw::Frictional)
-                       ? session_.simulator().friction_stats()
-                       : sim::FrictionStats{};
+    ui_.friction =
+        sim::runs_frictional_law(p) ? session_.simulator().friction_stats() : sim::FrictionStats{};
     const std::string why = sim::divergence_reason(stats, session_.params());
     if (!why.empty() && !diverged_) {
         diverged_ = true;

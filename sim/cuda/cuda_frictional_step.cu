@@ -52,7 +52,7 @@ FrictionSnapshot DeviceFrictionState::download(cudaStream_t stream) const {
 
 void CudaSimulator::Impl::choose_law(const Params& p) {
     options = resolved.effective;
-    if (!(p.model == Model::Dem && p.contact == int(ContactLaw::Frictional))) return;
+    if (!runs_frictional_law(p)) return;
     // What the frictional pass is, whatever was asked (as on the CPU, which decides it in its
     // step: the contact law is a parameter that may change between steps, the resolver sees
     // only the model). It reads the cell-ordered copy (sorted memory); it gathers each
