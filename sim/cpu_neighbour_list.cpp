@@ -91,7 +91,7 @@ void CpuSimulator::repair_strays(const StepBuffers& b, const Params& p) {
 
 void CpuSimulator::build_lists() {
     const std::size_t n = pos_.size();
-    list_index_.resize(n * list_slots_);
+    list_index_.resize(n * list_stored_slots(list_slots_));
     list_count_.resize(n);
     list_ref_.resize(n);
     const StepBuffers b = views();

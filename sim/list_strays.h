@@ -58,7 +58,7 @@ PLAB_HD inline bool list_visits(uint32_t s, uint32_t f, const NeighbourList& l, 
     const uint32_t found = load(l.count + s);
     if (found != kListOverflow) {
         for (uint32_t k = 0; k < found; ++k)
-            if (load(l.index + k * l.n + s) == f) return true;
+            if (load(l.index + list_entry(s, k, l.n)) == f) return true;
         return false;
     }
     const CellCoord a = cell_of(xyz(load(l.ref_pos + s)), g);

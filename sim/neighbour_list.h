@@ -11,6 +11,7 @@
 // sums scan the grid of the last build from its position at that build (which covers every
 // particle within range + skin of it then, so no contact is missed), and the backend grows the
 // slots for the next build.
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/dem_step.h"
@@ -23,9 +24,28 @@ namespace plab::sim {
 
 inline constexpr uint32_t kListOverflow = 0xffffffffu;
 
+// The list's entries lie in groups of four, group-major: entries 4g … 4g + 3 of particle i
+// side by side at (g · n + i) · 4 (list_entry). A thread then writes and reads four entries
+// in one 16 B access, and a warp's read of one group still covers one run of memory. One
+// entry at a time, slot-major (k · n + i), a build's writes went to as many 32 B sectors as
+// entries (the threads of a warp find their candidates at different times, so one store
+// instruction wrote 32 rows).
+inline constexpr uint32_t kListGroup = 4;
+
+// Where entry k of cell-order particle i lies, in a list laid out for n particles.
+PLAB_HD inline std::size_t list_entry(uint32_t i, uint32_t k, uint32_t n) {
+    return (std::size_t{k / kListGroup} * n + i) * kListGroup + k % kListGroup;
+}
+
+// Entries the index holds for a particle of `slots`: whole groups (a group's store may reach
+// past the last slot).
+PLAB_HD inline uint32_t list_stored_slots(uint32_t slots) {
+    return (slots + kListGroup - 1) / kListGroup * kListGroup;
+}
+
 // Views of one backend's list buffers.
 struct NeighbourList {
-    uint32_t* index = nullptr;  // slots × particles, slot-major: entry k of i at k · n + i
+    uint32_t* index = nullptr;  // slots × particles in groups of four (list_entry)
     uint32_t* count = nullptr;  // per cell-order particle; kListOverflow when it did not fit
     Float4* ref_pos = nullptr;  // per cell-order particle: its position at the last build, m
     uint32_t slots = 0;
@@ -47,26 +67,58 @@ ListGeometry list_geometry(const Params& p);
 GridSpec list_grid(const Domain& domain, const GridSpec& scene_grid, const Params& p);
 
 // The slots a first build gets for `p`: about 1.5 × the candidates of a dense packing within
-// range + skin, a multiple of 8 (a build that finds more grows them).
+// range + skin, a multiple of 8 (a build that finds more grows them; whole groups of four).
 uint32_t initial_list_slots(const Params& p);
 
 // Slots for a particle that found `found` candidates: 25% headroom, a multiple of 8.
 uint32_t grown_list_slots(uint32_t found);
 
+// Four entries of particle i, group g, as one store (16 B on the device) and one load.
+struct ListGroup {
+    uint32_t e[kListGroup];
+};
+PLAB_HD inline void store_list_group(const NeighbourList& l, uint32_t i, uint32_t g,
+                                     const ListGroup& q) {
+    uint32_t* at = l.index + list_entry(i, g * kListGroup, l.n);
+#ifdef __CUDA_ARCH__
+    *reinterpret_cast<uint4*>(at) = make_uint4(q.e[0], q.e[1], q.e[2], q.e[3]);
+#else
+    for (uint32_t c = 0; c < kListGroup; ++c) at[c] = q.e[c];
+#endif
+}
+PLAB_HD inline ListGroup load_list_group(const NeighbourList& l, uint32_t i, uint32_t g) {
+    const uint32_t* at = l.index + list_entry(i, g * kListGroup, l.n);
+#if defined(PLAB_LOAD_NC)
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(at));
+    return {{v.x, v.y, v.z, v.w}};
+#else
+    return {{at[0], at[1], at[2], at[3]}};
+#endif
+}
+
 // Lists the cell-order particles j ≠ i within cutoff2 of cell-order particle i (from the
 // sorted copy S, just built) and records its position. Returns how many it found: more than
-// l.slots marks the particle kListOverflow.
+// l.slots marks the particle kListOverflow. The entries gather in a group of four (selects,
+// so that it stays in registers), written whole; the last group's unused entries are left
+// as they were (the count says where the list ends).
 PLAB_HD inline uint32_t build_list_particle(uint32_t i, const NeighbourList& l,
                                             const StepBuffers& b, const GridSpec& g,
                                             float cutoff2) {
     const Float4 self = load(b.sorted_pos + i);
     const Vec3 pos = xyz(self);
     uint32_t found = 0;
+    ListGroup q{};
     for_each_candidate_in_reach(pos, b, g, [&](uint32_t j) {
         if (j == i || length_squared(xyz(load(b.sorted_pos + j)) - pos) >= cutoff2) return;
-        if (found < l.slots) l.index[found * l.n + i] = j;
+        if (found < l.slots) {
+            const uint32_t c = found % kListGroup;
+            PLAB_UNROLL
+            for (uint32_t k = 0; k < kListGroup; ++k) q.e[k] = k == c ? j : q.e[k];
+            if (c == kListGroup - 1) store_list_group(l, i, found / kListGroup, q);
+        }
         ++found;
     });
+    if (found <= l.slots && found % kListGroup != 0) store_list_group(l, i, found / kListGroup, q);
     l.count[i] = found <= l.slots ? found : kListOverflow;
     l.ref_pos[i] = self;
     return found;
@@ -105,8 +157,21 @@ PLAB_HD inline void for_each_listed(uint32_t i, const NeighbourList& l, const St
             for_each_candidate_in_reach(then, b, g, visit);
         return;
     }
+    if (first_entry == 0 && step == 1) {
+        // A group at a time; one call of `visit` in the code (not one per entry of a group).
+        for (uint32_t k = 0; k < found; k += kListGroup) {
+            const ListGroup q = load_list_group(l, i, k / kListGroup);
+            const uint32_t end = found - k < kListGroup ? found - k : kListGroup;
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+            for (uint32_t c = 0; c < end; ++c)
+                visit(c == 0 ? q.e[0] : c == 1 ? q.e[1] : c == 2 ? q.e[2] : q.e[3]);
+        }
+        return;
+    }
     for (uint32_t k = static_cast<uint32_t>(first_entry); k < found; k += step)
-        visit(load(l.index + k * l.n + i));
+        visit(load(l.index + list_entry(i, k, l.n)));
 }
 
 // The DEM gather force pass over the list (sorted memory): the kick into A.vel[i], as

@@ -37,7 +37,7 @@ void CudaSimulator::Impl::reset_lists(const Params& params) {
 
 void CudaSimulator::Impl::reserve_lists() {
     const std::size_t n = count;
-    const std::size_t slots = list_slots;
+    const std::size_t slots = list_stored_slots(list_slots);
     const std::size_t growth =
         list_index.growth_bytes(n * slots) + list_count.growth_bytes(n) + list_ref.growth_bytes(n);
     require_free_device_memory(growth,

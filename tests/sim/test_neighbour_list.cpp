@@ -60,6 +60,27 @@ void expect_same_physics(const testing::ListComparison& c, Model model = Model::
     EXPECT_LT(c.density, kSphDensity) << "densities differ beyond summation order";
 }
 
+// The index in groups of four: each particle's entries 4g … 4g + 3 side by side, every entry
+// of every particle in its own place inside n × list_stored_slots entries, slots that are not
+// a multiple of four stored as whole groups.
+TEST(NeighbourList, EntriesLieInGroupsOfFourInsideTheStoredSlots) {
+    EXPECT_EQ(list_stored_slots(2), 4u);
+    EXPECT_EQ(list_stored_slots(8), 8u);
+    EXPECT_EQ(list_stored_slots(9), 12u);
+    const uint32_t n = 5, slots = 10, stored = list_stored_slots(slots);
+    std::vector<int> used(std::size_t{n} * stored, 0);
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t k = 0; k < stored; ++k) {
+            const std::size_t at = list_entry(i, k, n);
+            ASSERT_LT(at, used.size());
+            ++used[at];
+            if (k % kListGroup != 0) EXPECT_EQ(at, list_entry(i, k - 1, n) + 1);
+        }
+    EXPECT_TRUE(std::all_of(used.begin(), used.end(), [](int u) { return u == 1; }));
+    // A warp's g-th groups follow one another: particle i + 1's group right after i's.
+    EXPECT_EQ(list_entry(1, 4, n), list_entry(0, 4, n) + kListGroup);
+}
+
 TEST(NeighbourList, DemPileMatchesTheGridOverThousandsOfSteps) {
     const Params p = one_step_params(Preset::Classic);
     CpuSimulator listed, grid;
