@@ -5,10 +5,10 @@
 //   omega / omega_next   angular velocity, rad/s (read from one, written to the other, swapped
 //                        by the caller after the pass: neighbours read a particle's rotation
 //                        while it is being updated)
-//   contacts             one ContactMemory: kContactSlots slots of 16 B, the partners' ids
-//                        first, then each slot's tangential stretch and rolling spring's
-//                        torque, both from this particle's side and packed
-//                        (packed_vec3.h); a particle reads and rewrites only its own slots,
+//   contacts             one ContactMemory: kContactSlots slots of 16 B, each the slot's
+//                        tangential stretch and rolling spring's torque, both from this
+//                        particle's side and packed (packed_vec3.h), and the partner's id;
+//                        a particle reads and rewrites only its own slots,
 //                        and both copies of a contact evolve identically; a contact keeps its
 //                        slot while it lasts
 //   wall_xi              one Float4 per axis (a particle touches at most one wall of each
@@ -43,45 +43,64 @@ struct ContactSlot {
 };
 static_assert(sizeof(ContactSlot) == 16, "16 B per contact slot");
 
-// One particle's slots as the pass keeps them: the twelve partners together, so that the CUDA
-// pass reads them with three 16 B loads (as {stretch, partner} pairs they took twelve loads,
-// each touching its own 32 B sector: 1M particles with lists 0.711 → 0.651 ms a step on an
-// H200), and the state of a slot only for a contact it finds: what the slot remembers of its
-// contact, from this particle's side, the tangential stretch (m) and the rolling spring's
-// torque (N·m, dem_friction.h), each packed into 48 bits (sim/packed_vec3.h: within 2^-12 of
-// the larger component). A slot is 16 B: a partner (4 B) and its packed state (12 B).
+// One particle's slots as the pass keeps them. Slot k is 16 B, aligned: what it remembers of
+// its contact, from this particle's side, in words 0-2 (the tangential stretch, m, and the
+// rolling spring's torque, N·m, dem_friction.h, each packed into 48 bits by sim/packed_vec3.h:
+// within 2^-12 of the larger component) and the partner's id in word 3. The CUDA pass then
+// reads and rewrites a contact's slot with one 16 B load and one 16 B store, where the
+// twelve partners first and the 12 B states after them took three 4 B loads and three 4 B
+// stores a contact (the partners' own reads go from three 16 B loads to twelve 4 B ones).
 struct alignas(16) ContactMemory {
-    uint32_t partner[kContactSlots];
-    uint32_t state[kContactSlots][3];  // pack_vec3_pair(stretch, rolling torque)
+    uint32_t words[kContactSlots][4];
 
     // Every slot free, no stretch.
     PLAB_HD static ContactMemory free_slots() {
         ContactMemory m{};
-        for (uint32_t& id : m.partner) id = kFreeSlot;
+        for (int k = 0; k < kContactSlots; ++k) m.words[k][3] = kFreeSlot;
         return m;
     }
+    PLAB_HD uint32_t partner(int k) const { return words[k][3]; }
+    // The slot's contact opened: its state is no longer read (slot() says zero).
+    PLAB_HD void free_slot(int k) { words[k][3] = kFreeSlot; }
     // Slot k as a record carries it: a free slot has no stretch, whatever it last held.
     PLAB_HD ContactSlot slot(int k) const {
-        if (partner[k] == kFreeSlot) return {};
+        if (partner(k) == kFreeSlot) return {};
         Vec3 xi, roll;
         load(k, xi, roll);
-        return {xi.x, xi.y, xi.z, partner[k]};
+        return {xi.x, xi.y, xi.z, partner(k)};
     }
     // Slot k's rolling torque as a record carries it (N·m; zero for a free slot).
     PLAB_HD Float4 rolling(int k) const {
-        if (partner[k] == kFreeSlot) return {};
+        if (partner(k) == kFreeSlot) return {};
         Vec3 xi, roll;
         load(k, xi, roll);
         return {roll.x, roll.y, roll.z, 0.f};
     }
     // Slot k from a record's slot and rolling torque.
     PLAB_HD void set(int k, const ContactSlot& s, const Float4& rolling) {
-        partner[k] = s.partner;
-        store(k, {s.xi_x, s.xi_y, s.xi_z}, xyz(rolling));
+        store(k, s.partner, {s.xi_x, s.xi_y, s.xi_z}, xyz(rolling));
     }
-    // Slot k's stretch and rolling torque, and their rewrite.
-    PLAB_HD void load(int k, Vec3& xi, Vec3& roll) const { unpack_vec3_pair(state[k], xi, roll); }
-    PLAB_HD void store(int k, Vec3 xi, Vec3 roll) { pack_vec3_pair(xi, roll, state[k]); }
+    // Slot k's stretch and rolling torque (one 16 B load on the device).
+    PLAB_HD void load(int k, Vec3& xi, Vec3& roll) const {
+#ifdef __CUDA_ARCH__
+        const uint4 v = reinterpret_cast<const uint4*>(words)[k];
+        const uint32_t w[3] = {v.x, v.y, v.z};
+        unpack_vec3_pair(w, xi, roll);
+#else
+        unpack_vec3_pair(words[k], xi, roll);
+#endif
+    }
+    // Slot k given to partner `id` with this stretch and rolling torque (one 16 B store).
+    PLAB_HD void store(int k, uint32_t id, Vec3 xi, Vec3 roll) {
+        uint32_t w[3];
+        pack_vec3_pair(xi, roll, w);
+#ifdef __CUDA_ARCH__
+        reinterpret_cast<uint4*>(words)[k] = make_uint4(w[0], w[1], w[2], id);
+#else
+        for (int c = 0; c < 3; ++c) words[k][c] = w[c];
+        words[k][3] = id;
+#endif
+    }
 };
 static_assert(sizeof(ContactMemory) == kContactSlots * 16, "16 B per contact slot");
 
@@ -127,21 +146,10 @@ struct SlotTable {
     uint32_t touched = 0;  // bit k: slot k holds a contact of this step
 };
 
-// The partners of a particle's slots into registers: three 16 B loads on the device.
+// The partners of a particle's slots into registers.
 PLAB_HD inline void load_partners(const ContactMemory& m, SlotTable& t) {
-#ifdef __CUDA_ARCH__
-    static_assert(kContactSlots % 4 == 0, "partners load four at a time");
     PLAB_UNROLL
-    for (int q = 0; q < kContactSlots / 4; ++q) {
-        const uint4 v = reinterpret_cast<const uint4*>(m.partner)[q];
-        t.partner[4 * q] = v.x;
-        t.partner[4 * q + 1] = v.y;
-        t.partner[4 * q + 2] = v.z;
-        t.partner[4 * q + 3] = v.w;
-    }
-#else
-    for (int k = 0; k < kContactSlots; ++k) t.partner[k] = m.partner[k];
-#endif
+    for (int k = 0; k < kContactSlots; ++k) t.partner[k] = m.partner(k);
 }
 
 // The slot remembering partner `id`, or -1.
@@ -299,21 +307,18 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
         Vec3 xi{}, roll{};
         if (slot >= 0) mine.load(slot, xi, roll);
         add(pair_contact(a, o, xi, roll, pair_law));
-        const bool fresh = slot < 0;
-        if (fresh) slot = take_slot(table, o.id);
+        if (slot < 0) slot = take_slot(table, o.id);
         if (slot < 0) {
             ++sums.overflow;
             return;
         }
         table.touched |= 1u << slot;
-        mine.store(slot, xi, roll);
-        if (fresh) mine.partner[slot] = o.id;  // a lasting contact keeps its partner
+        mine.store(slot, o.id, xi, roll);
     });
     // Contacts that opened give their slots back.
     PLAB_UNROLL
     for (int k = 0; k < kContactSlots; ++k)
-        if (table.partner[k] != kFreeSlot && !(table.touched >> k & 1u))
-            mine.partner[k] = kFreeSlot;  // its stretch is no longer read (slot() says zero)
+        if (table.partner[k] != kFreeSlot && !(table.touched >> k & 1u)) mine.free_slot(k);
 
     // Walls: one soft contact per axis, with the nearer wall of the pair.
     Float4* walls = f.wall_xi + static_cast<std::size_t>(a.id) * 3;

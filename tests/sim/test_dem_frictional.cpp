@@ -285,19 +285,28 @@ TEST(ContactSlots, AContactKeepsItsSlotAndANewOneTakesAFreeOne) {
     EXPECT_EQ(find_slot(t, 999), -1);
 }
 
-TEST(ContactSlots, TheMemoryKeepsThePartnersTogetherAndCarriesTheSlotsBothWays) {
+TEST(ContactSlots, EachSlotKeepsItsStateAndPartnerInOneAlignedSixteenBytes) {
     const ContactMemory empty = ContactMemory::free_slots();
     for (int k = 0; k < kContactSlots; ++k) {
-        EXPECT_EQ(empty.partner[k], kFreeSlot);
+        EXPECT_EQ(empty.partner(k), kFreeSlot);
         EXPECT_EQ(empty.slot(k).xi_x, 0.f);
+        // Slot k is the k-th 16 B (one vector load on the device), its partner the last word.
+        EXPECT_EQ(reinterpret_cast<const char*>(&empty.words[k][0]) -
+                      reinterpret_cast<const char*>(&empty),
+                  static_cast<std::ptrdiff_t>(16 * k));
     }
-    // The twelve partners are the first 48 B (read four at a time on the device).
-    EXPECT_EQ(reinterpret_cast<const char*>(&empty.partner[0]),
-              reinterpret_cast<const char*>(&empty));
-    EXPECT_EQ(
-        reinterpret_cast<const char*>(&empty.state[0]) - reinterpret_cast<const char*>(&empty),
-        static_cast<std::ptrdiff_t>(kContactSlots * sizeof(uint32_t)));
     EXPECT_EQ(alignof(ContactMemory), 16u);
+    ContactMemory m = ContactMemory::free_slots();
+    m.store(4, 77, {1e-6f, 0.f, -2e-6f}, {0.f, 3e-9f, 0.f});
+    EXPECT_EQ(m.partner(4), 77u);
+    EXPECT_EQ(m.words[4][3], 77u);
+    EXPECT_NEAR(m.slot(4).xi_z, -2e-6f, 2e-6f * 0x1p-12f);
+    EXPECT_NEAR(m.rolling(4).y, 3e-9f, 3e-9f * 0x1p-12f);
+    m.free_slot(4);
+    EXPECT_EQ(m.partner(4), kFreeSlot);
+    EXPECT_EQ(m.slot(4).xi_z, 0.f);  // a freed slot reads back as zero
+    EXPECT_EQ(m.partner(3), kFreeSlot);
+    EXPECT_EQ(m.partner(5), kFreeSlot);
     // Two particles' slots and rolling torques as a record holds them, to the memory and back:
     // packed (sim/packed_vec3.h), so each comes back within 2^-12 of its largest component and
     // exactly as the memory holds it; a free slot reads back as zero, whatever it held.
@@ -311,8 +320,8 @@ TEST(ContactSlots, TheMemoryKeepsThePartnersTogetherAndCarriesTheSlotsBothWays) 
     }
     const std::vector<ContactMemory> memory = memory_of(slots, rolling);
     ASSERT_EQ(memory.size(), 2u);
-    EXPECT_EQ(memory[1].partner[1], 100u + kContactSlots + 1);
-    EXPECT_EQ(memory[0].partner[0], kFreeSlot);
+    EXPECT_EQ(memory[1].partner(1), 100u + kContactSlots + 1);
+    EXPECT_EQ(memory[0].partner(0), kFreeSlot);
     const std::vector<ContactSlot> back = slots_of(memory);
     const std::vector<Float4> back_rolling = rolling_of(memory);
     ASSERT_EQ(back.size(), slots.size());
