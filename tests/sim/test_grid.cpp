@@ -210,6 +210,52 @@ TEST(NeighbourSearch, EdgesMatchBruteForce) {
     expect_neighbours_match(pos, kOddDomain);
 }
 
+// The scatter form's half of the cells (for_each_later_candidate) offers exactly the 27
+// cells' candidates that come after the particle in cell order, each once.
+void expect_later_candidates_are_the_later_half(const std::vector<Vec3>& pos, const Domain& d) {
+    CpuSimulator sim;
+    Params p;
+    p.radius = kRadius;
+    const InitialState init = state_from_positions(pos, d, kRadius);
+    sim.reset(init, p);
+    const GridSnapshot grid = sim.build_grid();
+    std::vector<Float4> sorted_pos;
+    for (uint32_t id : grid.sorted_id) sorted_pos.push_back(to_float4(pos[id]));
+    std::vector<uint32_t> cell_start = grid.cell_start;
+    StepBuffers b;
+    b.sorted_pos = sorted_pos.data();
+    b.cell_start = cell_start.data();
+    b.count = static_cast<uint32_t>(pos.size());
+    std::size_t offered = 0;
+    for (uint32_t k = 0; k < b.count; ++k) {
+        const Vec3 here = pos[grid.sorted_id[k]];
+        std::multiset<uint32_t> want, got;
+        for_each_candidate(here, b, init.grid, [&](uint32_t j) {
+            if (j > k) want.insert(j);
+        });
+        for_each_later_candidate(k, here, b, init.grid, [&](uint32_t j) { got.insert(j); });
+        EXPECT_EQ(got, want) << "sorted particle " << k;
+        offered += got.size();
+    }
+    EXPECT_GT(offered, 0u) << "the input should have candidates";
+}
+
+TEST(NeighbourSearch, LaterCandidatesAreTheLaterHalfOfTheCells) {
+    expect_later_candidates_are_the_later_half(random_positions(3000, kOddDomain, 5), kOddDomain);
+    expect_later_candidates_are_the_later_half(clustered_positions(2000, kOddDomain, 6),
+                                               kOddDomain);
+    // Along the domain's faces and edges, where rows and cells are cut off.
+    const GridSpec g = make_grid(kOddDomain, 2.f * kRadius);
+    std::vector<Vec3> edges;
+    for (int i = 0; i <= g.dim_x; ++i) {
+        const float x = g.origin.x + i * g.cell_size;
+        edges.push_back({x, kOddDomain.min.y, kOddDomain.max.z});
+        edges.push_back({x, kOddDomain.max.y, kOddDomain.min.z});
+        edges.push_back({x + 0.5f * g.cell_size, kOddDomain.min.y, kOddDomain.min.z});
+    }
+    expect_later_candidates_are_the_later_half(edges, kOddDomain);
+}
+
 TEST(NeighbourSearch, SingleParticleHasNone) {
     const auto got = grid_neighbours({{0.f, 0.2f, 0.f}}, kOddDomain, 2.f * kRadius);
     ASSERT_EQ(got.size(), 1u);
