@@ -136,8 +136,11 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
                                                : pair_scatter_kernel<Memory::Unsorted>;
-        pairs<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
-            views(), grid, p);
+        const bool listed = options.contact_list;
+        const std::size_t shared =
+            listed ? std::size_t{cuda::kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
+        pairs<<<blocks_for(count, options.block_size), options.block_size, shared, stream.get()>>>(
+            views(), grid, p, listed);
         check_launch();
         return;
     }
@@ -388,7 +391,8 @@ std::string CudaSimulator::launch_summary() const {
          (o.threads_per_particle == 0 ? " (automatic)" : "");
     s += o.fuse_integrate ? ", integrate fused into the force kernel"
                           : ", integrate as its own kernel";
-    s += o.scatter_forces ? ", pair scatter with atomics"
+    s += o.scatter_forces ? (o.contact_list ? ", pair scatter with atomics and contact list"
+                                            : ", single-pass pair scatter with atomics")
          : o.contact_list ? ", gather with contact list"
                           : ", single-pass gather";
     s += lists;

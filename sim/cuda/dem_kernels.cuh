@@ -44,9 +44,11 @@ __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {
 
 // Scatter form of the force pass: each touching pair once, the neighbour's opposite force
 // added with atomics into b.force (zeroed before, cell order), then finish_kernel kicks and
-// drifts.
+// drifts. `listed`: contacts listed first (pair_forces_half_listed; dynamic shared memory of
+// kContactSlots × blockDim.x uint32).
 template <Memory M>
-__global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p) {
+__global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p, bool listed) {
+    extern __shared__ uint32_t contact_slots[];
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
     auto add = [&](uint32_t j, Vec3 f) {
@@ -62,7 +64,10 @@ __global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p) {
     const uint32_t s = stored_at<M>(b, i);
     const Vec3 pos = xyz(load(read_pos<M>(b) + s));
     const Vec3 vel = xyz(load(read_vel<M>(b) + s));
-    add(i, dem_pair_forces_half<M>(i, pos, vel, load(read_id<M>(b) + s), b, g, p, add));
+    const uint32_t id = load(read_id<M>(b) + s);
+    add(i, listed ? pair_forces_half_listed<M>(i, pos, vel, id, b, g, p,
+                                               contact_slots + threadIdx.x, blockDim.x, add)
+                  : dem_pair_forces_half<M>(i, pos, vel, id, b, g, p, add));
 }
 
 // After the pair pass nothing reads a neighbour any more, so each particle may write its own

@@ -54,6 +54,41 @@ __device__ inline Vec3 pair_forces_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32
     return force;
 }
 
+// The scatter form's pair forces (dem_pair_forces_half) in the same two passes: the contacts
+// among the later candidates listed first (their cell-order positions, kContactSlots at most;
+// a crowded particle computes the rest inline), then the law and the neighbour's atomic add
+// for the listed ones, so that a warp runs them about as often as a lane has contacts.
+template <Memory M, typename AddToOther>
+__device__ inline Vec3 pair_forces_half_listed(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+                                               const StepBuffers& b, const GridSpec& g,
+                                               const Params& p, uint32_t* slots, int stride,
+                                               AddToOther&& add_to_other) {
+    const float reach2 = 4.f * p.radius * p.radius;
+    Vec3 force{};
+    auto pair = [&](uint32_t j, uint32_t s, Vec3 other) {
+        const Vec3 f = contact_force(pos, vel, id, p.radius, other, xyz(load(read_vel<M>(b) + s)),
+                                     load(read_id<M>(b) + s), p.radius, p);
+        force += f;
+        add_to_other(j, -f);
+    };
+    int listed = 0;
+    for_each_later_candidate(i, pos, b, g, [&](uint32_t j) {
+        const uint32_t s = stored_at<M>(b, j);
+        const Vec3 other = xyz(load(read_pos<M>(b) + s));
+        if (length_squared(other - pos) >= reach2) return;
+        if (listed < kContactSlots)
+            slots[listed++ * stride] = j;
+        else
+            pair(j, s, other);
+    });
+    for (int k = 0; k < listed; ++k) {
+        const uint32_t j = slots[k * stride];
+        const uint32_t s = stored_at<M>(b, j);
+        pair(j, s, xyz(load(read_pos<M>(b) + s)));
+    }
+    return force;
+}
+
 // Thread t of the force pass: `group` threads (a power of two ≤ 32) share the particle at
 // cell-order position t / group, each taking every group-th neighbour row; a shuffle sums
 // their forces. At small N this gives the GPU enough threads to hide memory latency; at large

@@ -132,26 +132,38 @@ TEST(CountingSort, OutOfDomainAndNanPositionsStayInRange) {
                                   kOddDomain);
 }
 
+// The CPU's grid over `pos` and the cell-ordered views the candidate loops read.
+struct SortedGrid {
+    SortedGrid(const std::vector<Vec3>& pos, const Domain& d)
+        : init(state_from_positions(pos, d, kRadius)) {
+        CpuSimulator sim;
+        Params p;
+        p.radius = kRadius;
+        sim.reset(init, p);
+        grid = sim.build_grid();
+        for (uint32_t id : grid.sorted_id) sorted_pos.push_back(to_float4(pos[id]));
+        b.sorted_pos = sorted_pos.data();
+        b.cell_start = grid.cell_start.data();
+        b.count = static_cast<uint32_t>(pos.size());
+    }
+    SortedGrid(const SortedGrid&) = delete;  // b points into the members
+    SortedGrid& operator=(const SortedGrid&) = delete;
+
+    InitialState init;
+    GridSnapshot grid;
+    std::vector<Float4> sorted_pos;
+    StepBuffers b;
+};
+
 // Neighbours within `reach` of each particle, found through the grid, as sets of ids.
 std::vector<std::set<uint32_t>> grid_neighbours(const std::vector<Vec3>& pos, const Domain& d,
                                                 float reach) {
-    CpuSimulator sim;
-    Params p;
-    p.radius = kRadius;
-    const InitialState init = state_from_positions(pos, d, kRadius);
-    sim.reset(init, p);
-    const GridSnapshot grid = sim.build_grid();
-    std::vector<Float4> sorted_pos;
-    for (uint32_t id : grid.sorted_id) sorted_pos.push_back(to_float4(pos[id]));
-    std::vector<uint32_t> cell_start = grid.cell_start;
-    StepBuffers b;
-    b.sorted_pos = sorted_pos.data();
-    b.cell_start = cell_start.data();
-    b.count = static_cast<uint32_t>(pos.size());
+    const SortedGrid sorted(pos, d);
+    const GridSnapshot& grid = sorted.grid;
     std::vector<std::set<uint32_t>> out(pos.size());
-    for (uint32_t k = 0; k < b.count; ++k) {
+    for (uint32_t k = 0; k < sorted.b.count; ++k) {
         const uint32_t id = grid.sorted_id[k];
-        for_each_candidate(pos[id], b, init.grid, [&](uint32_t j) {
+        for_each_candidate(pos[id], sorted.b, sorted.init.grid, [&](uint32_t j) {
             const uint32_t other = grid.sorted_id[j];
             if (other != id && length_squared(pos[other] - pos[id]) < reach * reach)
                 out[id].insert(other);
@@ -213,27 +225,17 @@ TEST(NeighbourSearch, EdgesMatchBruteForce) {
 // The scatter form's half of the cells (for_each_later_candidate) offers exactly the 27
 // cells' candidates that come after the particle in cell order, each once.
 void expect_later_candidates_are_the_later_half(const std::vector<Vec3>& pos, const Domain& d) {
-    CpuSimulator sim;
-    Params p;
-    p.radius = kRadius;
-    const InitialState init = state_from_positions(pos, d, kRadius);
-    sim.reset(init, p);
-    const GridSnapshot grid = sim.build_grid();
-    std::vector<Float4> sorted_pos;
-    for (uint32_t id : grid.sorted_id) sorted_pos.push_back(to_float4(pos[id]));
-    std::vector<uint32_t> cell_start = grid.cell_start;
-    StepBuffers b;
-    b.sorted_pos = sorted_pos.data();
-    b.cell_start = cell_start.data();
-    b.count = static_cast<uint32_t>(pos.size());
+    const SortedGrid sorted(pos, d);
+    const StepBuffers& b = sorted.b;
+    const GridSpec& g = sorted.init.grid;
     std::size_t offered = 0;
     for (uint32_t k = 0; k < b.count; ++k) {
-        const Vec3 here = pos[grid.sorted_id[k]];
+        const Vec3 here = pos[sorted.grid.sorted_id[k]];
         std::multiset<uint32_t> want, got;
-        for_each_candidate(here, b, init.grid, [&](uint32_t j) {
+        for_each_candidate(here, b, g, [&](uint32_t j) {
             if (j > k) want.insert(j);
         });
-        for_each_later_candidate(k, here, b, init.grid, [&](uint32_t j) { got.insert(j); });
+        for_each_later_candidate(k, here, b, g, [&](uint32_t j) { got.insert(j); });
         EXPECT_EQ(got, want) << "sorted particle " << k;
         offered += got.size();
     }
