@@ -133,12 +133,12 @@ PLAB_HD inline void scatter_particle(uint32_t i, const StepBuffers& b) {
 // of a row are adjacent in memory, so each row is one contiguous range of sorted particles.
 inline constexpr int kNeighbourRows = 9;
 
-// Calls visit(j) for every sorted particle j in rows first_row, first_row + row_step, ... of
-// the 27 cells around `pos` (the particle itself included). The CUDA backend can split the
-// rows of one particle over several threads; a single caller takes all rows.
-template <typename Visit>
-PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const GridSpec& g,
-                                       Visit&& visit, int first_row = 0, int row_step = 1) {
+// Calls range(row, begin, end) for rows first_row, first_row + row_step, ... of the 27 cells
+// around `pos` that lie inside the grid: [begin, end) are the sorted particles of the row's
+// (up to) three cells.
+template <typename Range>
+PLAB_HD inline void for_each_row_range(Vec3 pos, const StepBuffers& b, const GridSpec& g,
+                                       int first_row, int row_step, Range&& range) {
     const CellCoord c = cell_of(pos, g);
     const int x0 = c.x > 0 ? c.x - 1 : 0;
     const int x1 = c.x < g.dim_x - 1 ? c.x + 1 : g.dim_x - 1;
@@ -146,10 +146,20 @@ PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const Gri
         const int z = c.z + row / 3 - 1;
         const int y = c.y + row % 3 - 1;
         if (z < 0 || z >= g.dim_z || y < 0 || y >= g.dim_y) continue;
-        const uint32_t begin = load(b.cell_start + g.linear(x0, y, z));
-        const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
-        for (uint32_t j = begin; j < end; ++j) visit(j);
+        range(row, load(b.cell_start + g.linear(x0, y, z)),
+              load(b.cell_start + g.linear(x1, y, z) + 1));
     }
+}
+
+// Calls visit(j) for every sorted particle j in rows first_row, first_row + row_step, ... of
+// the 27 cells around `pos` (the particle itself included). The CUDA backend can split the
+// rows of one particle over several threads; a single caller takes all rows.
+template <typename Visit>
+PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const GridSpec& g,
+                                       Visit&& visit, int first_row = 0, int row_step = 1) {
+    for_each_row_range(pos, b, g, first_row, row_step, [&](int, uint32_t begin, uint32_t end) {
+        for (uint32_t j = begin; j < end; ++j) visit(j);
+    });
 }
 
 // Calls visit(j) for every candidate j > i of particle i (sorted position i, at `pos`): the
@@ -160,18 +170,10 @@ PLAB_HD inline void for_each_candidate(Vec3 pos, const StepBuffers& b, const Gri
 template <typename Visit>
 PLAB_HD inline void for_each_later_candidate(uint32_t i, Vec3 pos, const StepBuffers& b,
                                              const GridSpec& g, Visit&& visit) {
-    const CellCoord c = cell_of(pos, g);
-    const int x1 = c.x < g.dim_x - 1 ? c.x + 1 : g.dim_x - 1;
-    const int x0 = c.x > 0 ? c.x - 1 : 0;
     constexpr int kMiddleRow = kNeighbourRows / 2;  // (dz, dy) = (0, 0)
-    for (int row = kMiddleRow; row < kNeighbourRows; ++row) {
-        const int z = c.z + row / 3 - 1;
-        const int y = c.y + row % 3 - 1;
-        if (z < 0 || z >= g.dim_z || y < 0 || y >= g.dim_y) continue;
-        const uint32_t begin = row == kMiddleRow ? i + 1 : load(b.cell_start + g.linear(x0, y, z));
-        const uint32_t end = load(b.cell_start + g.linear(x1, y, z) + 1);
-        for (uint32_t j = begin; j < end; ++j) visit(j);
-    }
+    for_each_row_range(pos, b, g, kMiddleRow, 1, [&](int row, uint32_t begin, uint32_t end) {
+        for (uint32_t j = row == kMiddleRow ? i + 1 : begin; j < end; ++j) visit(j);
+    });
 }
 
 // Calls visit(j) for every sorted particle in the (2R + 1)³ cells around `pos`, rows of

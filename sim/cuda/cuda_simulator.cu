@@ -137,19 +137,16 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
                                                : pair_scatter_kernel<Memory::Unsorted>;
         const bool listed = options.contact_list;
-        const std::size_t shared =
-            listed ? std::size_t{cuda::kContactSlots} * options.block_size * sizeof(uint32_t) : 0;
-        pairs<<<blocks_for(count, options.block_size), options.block_size, shared, stream.get()>>>(
-            views(), grid, p, listed);
+        pairs<<<blocks_for(count, options.block_size), options.block_size,
+                cuda::contact_list_bytes(listed, options.block_size), stream.get()>>>(views(), grid,
+                                                                                      p, listed);
         check_launch();
         return;
     }
     const int group = force_group();
     const bool contacts_listed = options.contact_list;
     const NeighbourList list = listed() ? list_view() : NeighbourList{};
-    const std::size_t shared =
-        contacts_listed ? std::size_t{cuda::kContactSlots} * options.block_size * sizeof(uint32_t)
-                        : 0;
+    const std::size_t shared = cuda::contact_list_bytes(contacts_listed, options.block_size);
     // Unsorted: never fused (the drift would overwrite the state other particles still read).
     auto* kernel =
         memory == Memory::Sorted ? force_kernel<Memory::Sorted> : force_kernel<Memory::Unsorted>;

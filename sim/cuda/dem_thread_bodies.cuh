@@ -2,6 +2,7 @@
 // What one CUDA thread does in each DEM stage, shared by the kernel per stage (dem_kernels.cuh)
 // and the persistent step that runs every stage in one kernel (persistent_step.cu). Device
 // functions only: a header that defines kernels can be included by one .cu file alone.
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/dem_step.h"
@@ -19,6 +20,13 @@ __device__ inline void hash_count_particle(uint32_t i, const StepBuffers& b, con
 
 // Contacts one thread can list in shared memory before it falls back to computing them inline.
 inline constexpr int kContactSlots = 12;
+
+// Dynamic shared memory of a force kernel's block of `threads` that lists contacts (`listed`).
+inline std::size_t contact_list_bytes(bool listed, int threads) {
+    return listed
+               ? std::size_t{kContactSlots} * static_cast<std::size_t>(threads) * sizeof(uint32_t)
+               : 0;
+}
 
 // The pair forces in two passes: first find the contacts among the candidates (a distance test
 // per candidate) and list them in shared memory, then compute the contact law for the listed

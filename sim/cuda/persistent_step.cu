@@ -134,10 +134,6 @@ void* kernel_for(Memory m) {
                                : reinterpret_cast<void*>(persistent_step_kernel<Memory::Unsorted>);
 }
 
-std::size_t contact_list_bytes(const SimulatorOptions& o) {
-    return o.contact_list ? std::size_t{kContactSlots} * o.block_size * sizeof(uint32_t) : 0;
-}
-
 }  // namespace
 
 std::string PersistentStep::unavailable_reason(int device, const SimulatorOptions& o, Model model,
@@ -166,7 +162,7 @@ std::string PersistentStep::unavailable_reason(int device, const SimulatorOption
 }
 
 const PersistentStep::Fit& PersistentStep::fit(const SimulatorOptions& o, Memory memory) {
-    const std::size_t shared = contact_list_bytes(o);
+    const std::size_t shared = contact_list_bytes(o.contact_list, o.block_size);
     if (fit_.block != o.block_size || fit_.shared != shared || fit_.memory != memory) {
         int blocks = 0;
         PLAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel_for(memory),
