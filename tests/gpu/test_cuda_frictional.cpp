@@ -2,13 +2,14 @@
 // on the floor step by step (positions, rotations, contact slots), a pile that comes to rest and
 // stays put over tens of thousands of steps, and a single sphere that rolls down an incline or is
 // held on it by rolling resistance and its remembered wall contact; plain launches and CUDA graphs,
-// with and without neighbour lists. Needs a CUDA device; where there is none every test is
+// with and without neighbour lists; and the deterministic mode repeating a run to the bit. Needs a CUDA device; where there is none every test is
 // reported as skipped (CTest label `gpu`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -442,6 +443,48 @@ TEST_F(CudaFrictional, TheStateStartsAgainAfterAReset) {
     gpu.reset(smaller, p);
     gpu.step(p);
     EXPECT_EQ(gpu.friction_snapshot().omega.size(), 300u);
+}
+
+// The deterministic mode puts each cell's particles in id order, so every particle gathers
+// its contacts in one order: two runs from one state end bit for bit alike, contact slots
+// included, and they follow the CPU as the default mode does.
+TEST_F(CudaFrictional, TheDeterministicModeRepeatsItselfToTheBitAndFollowsTheCpu) {
+    const Params p = frictional_params();
+    const std::size_t n = 800;
+    const InitialState init = block_on_the_floor(p, n);
+    for (bool lists : {false, true}) {
+        SCOPED_TRACE(label(lists, true));
+        CpuSimulator cpu;
+        cpu.set_options(options(lists, false));
+        cpu.reset(init, p);
+        for (int s = 0; s < 1000; ++s) cpu.step(p);
+        SimulatorOptions o = options(lists, true);
+        o.deterministic = true;
+        Snapshot runs[2];
+        FrictionSnapshot frictions[2];
+        for (int r = 0; r < 2; ++r) {
+            cuda::CudaSimulator gpu(o);
+            gpu.reset(init, p);
+            for (int s = 0; s < 1000; ++s) gpu.step(p);
+            runs[r] = gpu.download();
+            frictions[r] = gpu.friction_snapshot();
+        }
+        ASSERT_EQ(runs[0].pos.size(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            SCOPED_TRACE(i);
+            ASSERT_EQ(std::memcmp(&runs[0].pos[i], &runs[1].pos[i], sizeof(Float4)), 0);
+            ASSERT_EQ(std::memcmp(&frictions[0].omega[i], &frictions[1].omega[i], sizeof(Float4)),
+                      0);
+            ASSERT_EQ(frictions[0].contact_info[i], frictions[1].contact_info[i]);
+        }
+        for (std::size_t k = 0; k < n * kContactSlots; ++k)
+            ASSERT_EQ(std::memcmp(&frictions[0].contacts[k], &frictions[1].contacts[k],
+                                  sizeof(ContactSlot)),
+                      0)
+                << k;
+        EXPECT_GT(totals(frictions[0]).contacts, n);
+        EXPECT_LT(worst_position_gap(cpu.download(), runs[0]), 0.02f * p.radius);
+    }
 }
 
 #endif
