@@ -2,8 +2,8 @@
 // on the floor step by step (positions, rotations, contact slots), a pile that comes to rest and
 // stays put over tens of thousands of steps, and a single sphere that rolls down an incline or is
 // held on it by rolling resistance and its remembered wall contact; plain launches and CUDA graphs,
-// with and without neighbour lists; and the deterministic mode repeating a run to the bit. Needs a CUDA device; where there is none every test is
-// reported as skipped (CTest label `gpu`).
+// with and without neighbour lists; and the deterministic mode repeating a run to the bit. Needs a
+// CUDA device; where there is none every test is reported as skipped (CTest label `gpu`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
