@@ -132,21 +132,20 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         enqueue_frictional(p);
         return;
     }
+    // Both forms list each particle's contacts first unless the variant says otherwise.
+    const bool contacts_listed = options.contact_list;
+    const std::size_t shared = cuda::contact_list_bytes(contacts_listed, options.block_size);
     if (options.scatter_forces) {
         PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
                                                : pair_scatter_kernel<Memory::Unsorted>;
-        const bool listed = options.contact_list;
-        pairs<<<blocks_for(count, options.block_size), options.block_size,
-                cuda::contact_list_bytes(listed, options.block_size), stream.get()>>>(views(), grid,
-                                                                                      p, listed);
+        pairs<<<blocks_for(count, options.block_size), options.block_size, shared, stream.get()>>>(
+            views(), grid, p, contacts_listed);
         check_launch();
         return;
     }
     const int group = force_group();
-    const bool contacts_listed = options.contact_list;
     const NeighbourList list = listed() ? list_view() : NeighbourList{};
-    const std::size_t shared = cuda::contact_list_bytes(contacts_listed, options.block_size);
     // Unsorted: never fused (the drift would overwrite the state other particles still read).
     auto* kernel =
         memory == Memory::Sorted ? force_kernel<Memory::Sorted> : force_kernel<Memory::Unsorted>;
