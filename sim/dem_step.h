@@ -279,13 +279,15 @@ PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const G
 
 // Drift with walls from cell-ordered position `pos` and the kicked velocity `vel`, written
 // back into the state arrays A (which nothing reads during the force pass: neighbours are
-// read from S, so the CUDA backend can fuse this into its force kernel).
-PLAB_HD inline void dem_drift_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
+// read from S, so the CUDA backend can fuse this into its force kernel). Returns the new
+// position (what A.pos[i] now holds), for a caller that hashes it.
+PLAB_HD inline Vec3 dem_drift_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                          const StepBuffers& b, const Params& p, const Domain& d) {
     drift_and_walls(pos, vel, p, d);
     b.pos[i] = to_float4(pos);
     b.vel[i] = to_float4(vel);
     b.id[i] = id;
+    return pos;
 }
 
 // Sorted: i is a cell-order position (S.pos[i] drifts with the kicked A.vel[i]). Unsorted: i

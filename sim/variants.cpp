@@ -11,6 +11,8 @@ constexpr int kBlockChoices[] = {64, 128, 256, 512};
 constexpr int kThreadChoices[] = {0, 1, 2, 4, 8};
 constexpr int kRendererChoices[] = {kRendererGl, kRendererCuda};
 constexpr std::string_view kRendererNames[] = {"gl", "cuda"};
+constexpr int kScatterChoices[] = {kScatterAuto, kScatterOff, kScatterOn};
+constexpr std::string_view kScatterNames[] = {"auto", "off", "on"};
 constexpr int kStrayChoices[] = {-1, 0, 16, 64, 256, 1024, 4096};
 constexpr std::string_view kStrayNames[] = {"auto", "0", "16", "64", "256", "1024", "4096"};
 
@@ -53,16 +55,14 @@ constexpr VariantInfo kVariants[] = {
      {},
      kOnCuda,
      kDemOnly},
-    {"scatter_forces",
-     "scatter forces (atomics)",
+    {"scatter_forces", "scatter forces (atomics)",
      "Each touching pair once, the neighbour's share added with atomic adds, instead of every "
-     "particle gathering from all its neighbours.",
-     &O::scatter_forces,
-     nullptr,
-     {},
-     {},
-     kOnBoth,
-     kDemOnly},
+     "particle gathering from all its neighbours. auto: on for DEM on CUDA (measured 19-23% "
+     "faster than the gather from 262,144 particles on, as fast at 65,536), off on the CPU and "
+     "wherever a variant that needs gathered forces is on (deterministic, persistent kernel, "
+     "neighbour lists, double state).",
+     nullptr, &O::scatter_forces, kScatterChoices, "auto, off or on", kOnBoth, kDemOnly,
+     kScatterNames},
     {"persistent_kernel",
      "persistent kernel",
      "The whole step as one cooperative kernel that stays on the GPU and syncs the grid between "
@@ -167,6 +167,11 @@ class Resolver {
         const int asked = row.get(r_.requested);
         if (asked != value)
             r_.notes.push_back({row.name, std::move(reason), asked != row.get(SimulatorOptions{})});
+    }
+    // Sets `name` to `value` in the effective options without a note.
+    void settle(std::string_view name, int value) {
+        const VariantInfo& row = *find_variant(name);
+        r_.effective.*row.int_field = value;
     }
     void note(std::string_view name, std::string reason) {
         r_.notes.push_back({find_variant(name)->name, std::move(reason), true});
@@ -281,10 +286,33 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
         }
     }
     const SimulatorOptions& e = r.effective();
+    // Auto: the scatter wherever it runs and was measured faster (DEM on CUDA), unless a
+    // variant that needs gathered forces is on; from here on the effective value is on or off.
+    if (e.scatter_forces == kScatterAuto && model != Model::Dem) {
+        // No form of it there (the loop above said so if it was asked for).
+        r.settle("scatter_forces", kScatterOff);
+    } else if (e.scatter_forces == kScatterAuto) {
+        std::string gathers;
+        if (device.backend != Backend::Cuda)
+            gathers = "the CPU backend gathers the forces unless scatter forces is on";
+        else if (e.deterministic)
+            gathers = "deterministic mode gathers the forces";
+        else if (e.persistent_kernel)
+            gathers = "the persistent kernel gathers the forces";
+        else if (e.neighbour_list)
+            gathers = "the neighbour lists are read by the gather";
+        else if (e.double_state)
+            gathers = "the double state runs with gathered forces";
+        if (gathers.empty())
+            r.force("scatter_forces", kScatterOn,
+                    "scatter forces on (auto): the faster form of the DEM force pass on CUDA");
+        else
+            r.force("scatter_forces", kScatterOff, "scatter forces off (auto): " + gathers);
+    }
     // Float atomic adds sum in the order the threads arrive; the persistent kernel has no
     // stage for the in-cell sort.
     if (e.deterministic && e.scatter_forces)
-        r.force("scatter_forces", 0,
+        r.force("scatter_forces", kScatterOff,
                 "scatter forces not used: deterministic mode gathers the forces (atomic adds of "
                 "floats sum in any order)");
     if (e.deterministic && e.persistent_kernel)

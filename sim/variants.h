@@ -24,8 +24,10 @@ struct SimulatorOptions {
     bool fuse_integrate = true;    // CUDA: drift in the force kernel (no separate integrate)
     bool contact_list = true;      // CUDA: find contacts first, then compute them (two passes)
     // Each touching pair once, the opposite force added to the neighbour with an atomic add
-    // (instead of every particle gathering from all its neighbours).
-    bool scatter_forces = false;
+    // (instead of every particle gathering from all its neighbours): kScatterOn, kScatterOff
+    // or kScatterAuto (on for DEM on CUDA unless a variant that needs the gather is on; the
+    // resolver's effective options hold on or off, never auto).
+    int scatter_forces = -1;
     // CUDA: the whole DEM step as one persistent cooperative kernel with grid-wide syncs
     // between the stages (no launch per stage).
     bool persistent_kernel = false;
@@ -55,6 +57,11 @@ struct SimulatorOptions {
     bool operator==(const SimulatorOptions&) const = default;
 };
 
+// The `scatter_forces` row's values.
+constexpr int kScatterAuto = -1;
+constexpr int kScatterOff = 0;
+constexpr int kScatterOn = 1;
+
 // The `renderer` row's values.
 constexpr int kRendererGl = 0;
 constexpr int kRendererCuda = 1;
@@ -77,6 +84,14 @@ struct VariantInfo {
     std::span<const std::string_view> choice_names = {};
 
     bool is_switch() const { return bool_field != nullptr; }
+    // A switch, or a number row with a value named "on" (auto/off/on): a bare command-line
+    // flag means on.
+    bool has_on() const {
+        if (is_switch()) return true;
+        for (std::string_view n : choice_names)
+            if (n == "on") return true;
+        return false;
+    }
     int get(const SimulatorOptions& o) const { return is_switch() ? o.*bool_field : o.*int_field; }
     // "on"/"off", or the number ("auto" never: 0 stays 0, as the CLI takes it).
     std::string text(const SimulatorOptions& o) const;

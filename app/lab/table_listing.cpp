@@ -52,8 +52,8 @@ void print_param_table(std::ostream& out) {
 
 void print_variant_table(std::ostream& out) {
     const sim::SimulatorOptions defaults;
-    out << "step variants: --flag on the command line (switches: --flag or --flag=off), the "
-           "name as --sweep key, variant.<name> in recordings\n";
+    out << "step variants: --flag on the command line (switches and auto/off/on rows: --flag "
+           "for on, or --flag=off), the name as --sweep key, variant.<name> in recordings\n";
     for (const auto& v : sim::variant_table()) {
         std::string values = v.is_switch() ? "on|off" : std::string(v.choice_rule);
         std::string where = v.backends == sim::kOnCuda ? "CUDA" : "CPU and CUDA";

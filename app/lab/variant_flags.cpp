@@ -50,6 +50,11 @@ VariantFlags::VariantFlags(CLI::App& command) {
             // `--graph` switches on; `--graph=off` says the other value.
             command.add_flag(variant_flag(v.name) + "{on}", values_[i],
                              help + " (on|off, default " + v.text(defaults) + ")");
+        } else if (v.has_on()) {
+            // `--scatter-forces` means on, as it did when it was a switch; `=auto` or `=off`.
+            command.add_flag(
+                variant_flag(v.name) + "{on}", values_[i],
+                help + " (" + std::string(v.choice_rule) + ", default " + v.text(defaults) + ")");
         } else {
             command.add_option(
                 variant_flag(v.name), values_[i],

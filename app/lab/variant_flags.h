@@ -1,6 +1,7 @@
 #pragma once
 // The step variants on a command line, made from sim::variant_table(): `--graph[=on|off]` for a
-// switch, `--block-size N` for a number, one per row. The spellings of earlier releases
+// switch or an auto/off/on row (`--scatter-forces[=auto|off|on]`), `--block-size N` for a
+// number, one per row. The spellings of earlier releases
 // (`--block`, `--unsorted`, `--separate-integrate`, ...) still work and say what they are now.
 #include <iosfwd>
 #include <string>

@@ -283,6 +283,7 @@ GridSnapshot CudaSimulator::build_grid() {
     m.enqueue_reorder();
     m.options.neighbour_list = lists;
     m.list_was_on = false;
+    m.hashed = false;  // the state is reordered below
     GridSnapshot g;
     std::vector<uint32_t> cell(m.count), slot(m.count);
     g.sorted_id.resize(m.count);

@@ -59,28 +59,43 @@ void require_free_device_memory(std::size_t bytes, const std::string& what,
 // Grid build: zero the counts, hash + count with atomics, exclusive scan.
 // With neighbour lists: the displacement check, and zero + hash only on a rebuild; the scan
 // runs every step (on unchanged counts it rewrites the same starts).
+// The scatter form starts at the scan once the last step's finish kernel has hashed (`hashed`).
 void CudaSimulator::Impl::enqueue_grid() {
-    cudaStream_t s = stream.get();
-    const uint32_t cells = step_grid().num_cells() + 1;
     if (listed()) {
         enqueue_list_grid();
-    } else {
-        PLAB_CUDA_CHECK(cudaMemsetAsync(cell_count.data(), 0, cells * sizeof(uint32_t), s));
+    } else if (!(hashes_in_finish() && hashed)) {
+        enqueue_hash();
     }
-    if (count > 0 && !listed()) {
-        hash_count_kernel<<<blocks_for(count, options.block_size), options.block_size, 0, s>>>(
-            views(), grid);
-        check_launch();
-    }
+    hashed = false;  // the scatter form's reorder zeroes the counts; others hash every step
+    const uint32_t cells = step_grid().num_cells() + 1;
+    cudaStream_t s = stream.get();
     std::size_t temp_bytes = scan_temp.size();
     PLAB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, cell_count.data(),
                                                   cell_start.data(), cells, s));
+}
+
+void CudaSimulator::Impl::enqueue_hash() {
+    cudaStream_t s = stream.get();
+    PLAB_CUDA_CHECK(
+        cudaMemsetAsync(cell_count.data(), 0, (grid.num_cells() + 1) * sizeof(uint32_t), s));
+    if (count == 0) return;
+    hash_count_kernel<<<blocks_for(count, options.block_size), options.block_size, 0, s>>>(views(),
+                                                                                           grid);
+    check_launch();
 }
 
 void CudaSimulator::Impl::enqueue_reorder() {
     if (count == 0) return;
     if (listed()) {
         enqueue_list_reorder();
+        return;
+    }
+    if (hashes_in_finish()) {  // the scatter form: its sums and the next hash start from zero
+        auto* kernel = memory == Memory::Sorted ? scatter_zeroing_kernel<Memory::Sorted>
+                                                : scatter_zeroing_kernel<Memory::Unsorted>;
+        kernel<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
+            views(), grid.num_cells() + 1);
+        check_launch();
         return;
     }
     // Unsorted memory scatters only the index into cell order.
@@ -135,8 +150,7 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     // Both forms list each particle's contacts first unless the variant says otherwise.
     const bool contacts_listed = options.contact_list;
     const std::size_t shared = cuda::contact_list_bytes(contacts_listed, options.block_size);
-    if (options.scatter_forces) {
-        PLAB_CUDA_CHECK(cudaMemsetAsync(force.data(), 0, count * sizeof(Float4), stream.get()));
+    if (options.scatter_forces) {  // into the forces the reorder zeroed
         auto* pairs = memory == Memory::Sorted ? pair_scatter_kernel<Memory::Sorted>
                                                : pair_scatter_kernel<Memory::Unsorted>;
         pairs<<<blocks_for(count, options.block_size), options.block_size, shared, stream.get()>>>(
@@ -161,8 +175,9 @@ void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
         auto* finish = memory == Memory::Sorted ? finish_kernel<Memory::Sorted>
                                                 : finish_kernel<Memory::Unsorted>;
         finish<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
-            views(), p, domain);
+            views(), p, domain, grid);
         check_launch();
+        hashed = true;
         return;
     }
     if (options.fuse_integrate && memory == Memory::Sorted) return;
@@ -214,6 +229,7 @@ void CudaSimulator::Impl::capture_graph(const Params& p) {
         enqueue_integrate(p);
         enqueue_stray_repair(p);
     } catch (...) {
+        hashed = false;
         cudaGraph_t broken = nullptr;
         cudaStreamEndCapture(s, &broken);
         if (broken) cudaGraphDestroy(broken);
@@ -233,6 +249,11 @@ void CudaSimulator::Impl::capture_graph(const Params& p) {
 void CudaSimulator::Impl::substep_as_graph(const Params& p) {
     NvtxRange step("step (CUDA graph)");
     // The graph baked in the parameters, the launch shapes and the variant switches.
+    // The graph of the scatter form starts at the scan: the first step's hash runs before it.
+    if (hashes_in_finish() && !hashed) {
+        enqueue_hash();
+        hashed = true;
+    }
     if (!graph || !(graph_params == p) || !(graph_options == options) ||
         graph_group != force_group())
         capture_graph(p);
@@ -310,6 +331,9 @@ void CudaSimulator::Impl::choose_step(const Params& p) {
     memory = options.sorted_memory ? Memory::Sorted : Memory::Unsorted;
     choose_precision();
     prepare_list_step(p);
+    // Only the scatter form keeps the hash from one step to the next (the persistent kernel,
+    // for one, moves the state without passing through enqueue_grid).
+    if (!hashes_in_finish()) hashed = false;
 }
 
 void CudaSimulator::Impl::substep_persistent(const Params& p) {
@@ -383,14 +407,17 @@ std::string CudaSimulator::launch_summary() const {
                ", frictional contact pass of one thread per particle (touching neighbours "
                "listed first, sorted memory, drift fused, rotations copied after it)" +
                lists;
+    if (o.scatter_forces) {  // one thread per particle whatever threads_per_particle says
+        s += o.contact_list ? ", pair scatter with atomics and contact list"
+                            : ", single-pass pair scatter with atomics";
+        s += ", then the kick, the drift and the next step's hash in one kernel";
+        return s;
+    }
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");
     s += o.fuse_integrate ? ", integrate fused into the force kernel"
                           : ", integrate as its own kernel";
-    s += o.scatter_forces ? (o.contact_list ? ", pair scatter with atomics and contact list"
-                                            : ", single-pass pair scatter with atomics")
-         : o.contact_list ? ", gather with contact list"
-                          : ", single-pass gather";
+    s += o.contact_list ? ", gather with contact list" : ", single-pass gather";
     s += lists;
     if (o.persistent_kernel && m.persistent.grid_blocks() > 0)
         s += ", " + std::to_string(m.persistent.grid_blocks()) + " blocks (all resident at once)";
@@ -432,6 +459,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.grid = initial.grid;
     m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
+    m.hashed = false;
     m.hi_active = false;  // the next step starts the double state from this one
     if (hi) {
         m.sync();
@@ -520,6 +548,7 @@ void CudaSimulator::Impl::reserve(std::size_t particles, std::size_t grid_cells,
     if (growth == 0) return;
     m.sync();
     m.graph.reset();  // it captured the old buffers
+    m.hashed = false;
     for (auto* buf : {&m.pos, &m.vel, &m.sorted_pos, &m.sorted_vel}) buf->resize(n);
     for (auto* buf : {&m.id, &m.sorted_id, &m.cell, &m.slot}) buf->resize(n);
     m.cell_count.resize(cells);

@@ -116,6 +116,14 @@ struct CudaSimulator::Impl {
     ListGeometry list_geometry_;
 
     bool listed() const { return options.neighbour_list && count > 0; }
+    // The scatter form's finish kernel counts the next step's positions into the grid, so that
+    // step starts at the scan. `hashed`: cell, slot and cell_count hold the hash of the state's
+    // current positions (set where that hash is enqueued; cleared by whatever moves or
+    // reorders the state otherwise).
+    bool hashes_in_finish() const {
+        return options.scatter_forces && !listed() && count > 0 && reset_params.model == Model::Dem;
+    }
+    bool hashed = false;
     // The grid this step builds: the list's (cells range + skin wide) or the scene's.
     const GridSpec& step_grid() const { return listed() ? list_grid : grid; }
     NeighbourList list_view() const {
@@ -196,6 +204,8 @@ struct CudaSimulator::Impl {
     // The stages of one step, enqueued on `stream` (cuda_simulator.cu).
     // Grid build: zero the counts, hash + count with atomics, exclusive scan.
     void enqueue_grid();
+    // Zero the counts, hash + count with atomics (the grid build's first half).
+    void enqueue_hash();
     void enqueue_reorder();
     void enqueue_forces(const Params& p);
     void enqueue_integrate(const Params& p);

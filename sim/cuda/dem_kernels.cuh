@@ -25,6 +25,18 @@ __global__ void scatter_index_kernel(StepBuffers b) {
     if (i < b.count) scatter_particle<Memory::Unsorted>(i, b);
 }
 
+// The scatter form's reorder, which also zeroes what the rest of its step adds into: the pair
+// forces (pair_scatter_kernel) and the `cells` cell counts, into which finish_kernel counts the
+// next step's positions (the scan has read them). No memset nodes of their own.
+template <Memory M>
+__global__ void scatter_zeroing_kernel(StepBuffers b, uint32_t cells) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= b.count) return;
+    scatter_particle<M>(i, b);
+    b.force[i] = Float4{};
+    for (uint32_t c = i; c < cells; c += b.count) b.cell_count[c] = 0;
+}
+
 // The force pass, force_thread per thread (see there for `group`, `fused` and `listed`;
 // `listed` needs dynamic shared memory of kContactSlots × blockDim.x uint32).
 // `list`: the neighbour lists when they run (sorted memory), inactive otherwise.
@@ -43,9 +55,9 @@ __global__ void drift_kernel(StepBuffers b, Params p, Domain d) {
 }
 
 // Scatter form of the force pass: each touching pair once, the neighbour's opposite force
-// added with atomics into b.force (zeroed before, cell order), then finish_kernel kicks and
-// drifts. `listed`: contacts listed first (pair_forces_half_listed; dynamic shared memory of
-// kContactSlots × blockDim.x uint32).
+// added with atomics into b.force (zeroed by scatter_zeroing_kernel, cell order), then
+// finish_kernel kicks and drifts. `listed`: contacts listed first (pair_forces_half_listed; dynamic
+// shared memory of kContactSlots × blockDim.x uint32).
 template <Memory M>
 __global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p, bool listed) {
     extern __shared__ uint32_t contact_slots[];
@@ -71,9 +83,11 @@ __global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p, bool li
 }
 
 // After the pair pass nothing reads a neighbour any more, so each particle may write its own
-// state in place, sorted or not.
+// state in place, sorted or not. It then counts its new position into grid `g` (the cell
+// counts zeroed by scatter_zeroing_kernel): the next step's hash, whose positions are in
+// registers here, so that step starts at the scan (CudaSimulator::Impl::hashed).
 template <Memory M>
-__global__ void finish_kernel(StepBuffers b, Params p, Domain d) {
+__global__ void finish_kernel(StepBuffers b, Params p, Domain d, GridSpec g) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
     const uint32_t s = stored_at<M>(b, i);
@@ -81,7 +95,8 @@ __global__ void finish_kernel(StepBuffers b, Params p, Domain d) {
     const Vec3 vel = xyz(load(read_vel<M>(b) + s));
     const uint32_t id = load(read_id<M>(b) + s);
     const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), p);
-    dem_drift_into_state(M == Memory::Sorted ? i : s, pos, xyz(kicked), id, b, p, d);
+    const uint32_t at = M == Memory::Sorted ? i : s;
+    count_into_cell(at, dem_drift_into_state(at, pos, xyz(kicked), id, b, p, d), b, g);
 }
 
 }  // namespace plab::sim::cuda

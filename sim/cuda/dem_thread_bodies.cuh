@@ -10,12 +10,18 @@
 
 namespace plab::sim::cuda {
 
-// Cell and in-cell rank of particle i (A order).
-__device__ inline void hash_count_particle(uint32_t i, const StepBuffers& b, const GridSpec& g) {
-    const uint32_t c = cell_index(xyz(load(b.pos + i)), g);
+// Cell and in-cell rank of the particle at A index i, from its position `pos`.
+__device__ inline void count_into_cell(uint32_t i, Vec3 pos, const StepBuffers& b,
+                                       const GridSpec& g) {
+    const uint32_t c = cell_index(pos, g);
     b.cell[i] = c;
     // The old count is this particle's rank in its cell: the counting sort's slot.
     b.slot[i] = atomicAdd(b.cell_count + c, 1u);
+}
+
+// Cell and in-cell rank of particle i (A order).
+__device__ inline void hash_count_particle(uint32_t i, const StepBuffers& b, const GridSpec& g) {
+    count_into_cell(i, xyz(load(b.pos + i)), b, g);
 }
 
 // Contacts one thread can list in shared memory before it falls back to computing them inline.

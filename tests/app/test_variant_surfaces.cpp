@@ -38,15 +38,13 @@ TEST(VariantSurfaces, EveryRowIsAFlagTakingEachOfItsValues) {
     for (const sim::VariantInfo& v : sim::variant_table()) {
         const std::string flag = variant_flag(v.name);
         for (const std::string& value : values_of(v)) {
-            const auto o = v.is_switch() ? parse({flag + "=" + value}) : parse({flag, value});
+            const auto o = v.has_on() ? parse({flag + "=" + value}) : parse({flag, value});
             EXPECT_EQ(v.text(o), value) << flag;
         }
-        if (v.is_switch()) {
-            // The bare flag switches on.
-            EXPECT_EQ(v.text(parse({flag})), "on") << flag;
-        } else {
-            EXPECT_THROW(parse({flag, "-3"}), Error) << flag;
-        }
+        // The bare flag of a switch or an auto/off/on row means on.
+        if (v.has_on()) EXPECT_EQ(v.text(parse({flag})), "on") << flag;
+        if (v.has_on() && !v.is_switch()) EXPECT_THROW(parse({flag + "=-3"}), Error) << flag;
+        if (!v.has_on()) EXPECT_THROW(parse({flag, "-3"}), Error) << flag;
     }
     EXPECT_EQ(parse({}), sim::SimulatorOptions{});
 }

@@ -64,10 +64,29 @@ double run_and_compare(Simulator& a, Simulator& b, std::size_t n, int steps) {
 
 const float kRadius = preset_params(Preset::Classic).radius;
 
+// The gather form, which the persistent kernel also computes (the default scatters on CUDA).
+SimulatorOptions gather() {
+    SimulatorOptions o;
+    o.scatter_forces = kScatterOff;
+    return o;
+}
+
+double worst_difference(const Snapshot& x, const Snapshot& y) {
+    double worst = 0;
+    for (std::size_t i = 0; i < x.pos.size(); ++i) {
+        const double d =
+            std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
+                       double(x.pos[i].z) - y.pos[i].z);
+        if (!std::isfinite(d)) return INFINITY;
+        worst = std::max(worst, d);
+    }
+    return worst;
+}
+
 TEST_F(CudaStepVariants, PersistentKernelMatchesPlainLaunches) {
     SimulatorOptions persistent;
     persistent.persistent_kernel = true;
-    auto plain = cuda({}), one = cuda(persistent);
+    auto plain = cuda(gather()), one = cuda(persistent);
     EXPECT_LT(run_and_compare(*plain, *one, 30000, 30), 1e-2 * kRadius);
     EXPECT_TRUE(persistent_in_use(*one));
     EXPECT_EQ(one->option_notes(), "");
@@ -83,7 +102,7 @@ TEST_F(CudaStepVariants, PersistentKernelMatchesForEveryForceShape) {
     // scans in a single chunk; 1 and 4 threads per particle, no contact list, separate drift
     // and unsorted memory are the other shapes of its force stage.
     for (int variant = 0; variant < 5; ++variant) {
-        SimulatorOptions o;
+        SimulatorOptions o = gather();
         if (variant == 0) o.block_size = 32;
         if (variant == 1) o.threads_per_particle = 1;
         if (variant == 2) {
@@ -107,7 +126,7 @@ TEST_F(CudaStepVariants, PersistentKernelSmallSceneForSanitizers) {
     persistent.persistent_kernel = true;
     SimulatorOptions unsorted = persistent;
     unsorted.sorted_memory = false;
-    auto plain = cuda({}), one = cuda(persistent), two = cuda(unsorted);
+    auto plain = cuda(gather()), one = cuda(persistent), two = cuda(unsorted);
     EXPECT_LT(run_and_compare(*plain, *one, 4000, 4), 1e-2 * kRadius);
     EXPECT_LT(run_and_compare(*plain, *two, 4000, 4), 1e-2 * kRadius);
 }
@@ -138,10 +157,10 @@ TEST_F(CudaStepVariants, UnsortedMemoryMatchesSorted) {
     // The same pairs in the same cell order, read through the index instead of from the
     // reordered copy: every force shape gives the sorted result to rounding.
     for (int variant = 0; variant < 5; ++variant) {
-        SimulatorOptions o;
+        SimulatorOptions o = gather();
         if (variant == 1) o.contact_list = false;
         if (variant == 2) o.threads_per_particle = 1;
-        if (variant == 3) o.scatter_forces = true;
+        if (variant == 3) o.scatter_forces = kScatterOn;
         if (variant == 4) o.graph = true;
         SimulatorOptions u = o;
         u.sorted_memory = false;
@@ -172,13 +191,57 @@ TEST_F(CudaStepVariants, SwitchingLayoutAndLaunchMidRunKeepsThePhysics) {
         plain->step(p);
         switching->step(p);
     }
-    const Snapshot x = plain->download(), y = switching->download();
-    double worst = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        worst = std::max(
-            worst, std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
-                              double(x.pos[i].z) - y.pos[i].z));
-    EXPECT_LT(worst, 1e-2 * kRadius);
+    EXPECT_LT(worst_difference(plain->download(), switching->download()), 1e-2 * kRadius);
+}
+
+TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn) {
+    // The scatter form's last kernel hashes the next step's positions, and its next step starts
+    // at the scan. Whatever else moves or reorders the state in between (a grid snapshot, the
+    // persistent kernel, the gather, a reset) must make the next scatter step hash again: a
+    // stale hash would put particles in the wrong cells, into the wrong places of the sorted
+    // copy, and the run would leave the straight one by far more than rounding.
+    auto straight = cuda({}), mixed = cuda({});
+    EXPECT_EQ(straight->effective_options().effective.scatter_forces, kScatterOn);
+    Params p = preset_params(Preset::Classic);
+    const std::size_t n = 20000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
+    straight->reset(init, p);
+    mixed->reset(init, p);
+    for (int i = 0; i < 32; ++i) {
+        SimulatorOptions o;  // auto: the scatter
+        if (i % 8 == 1 || i % 8 == 2 || i % 8 == 6) o.graph = true;
+        if (i % 8 == 3) o.persistent_kernel = true;
+        if (i % 8 == 4) o.scatter_forces = kScatterOff;
+        if (i % 8 == 5) {
+            o.sorted_memory = false;
+            o.graph = true;
+        }
+        mixed->set_options(o);
+        if (i % 12 == 7) {  // after a scatter step: the snapshot reorders the state
+            const GridSnapshot g = mixed->build_grid();
+            ASSERT_EQ(g.cell_start.back(), n);
+            std::vector<bool> seen(n, false);
+            for (uint32_t id : g.sorted_id) {
+                ASSERT_LT(id, n);
+                EXPECT_FALSE(seen[id]) << "particle " << id << " twice in the grid";
+                seen[id] = true;
+            }
+        }
+        straight->step(p);
+        mixed->step(p);
+    }
+    EXPECT_LT(worst_difference(straight->download(), mixed->download()), 1e-2 * kRadius);
+    // A reset between two graph replays of the scatter form starts from the new state's hash.
+    SimulatorOptions replay;
+    replay.graph = true;
+    mixed->set_options(replay);
+    for (auto* s : {straight.get(), mixed.get()}) s->reset(init, p);
+    for (int i = 0; i < 12; ++i) {
+        straight->step(p);
+        mixed->step(p);
+    }
+    EXPECT_LT(worst_difference(straight->download(), mixed->download()), 1e-2 * kRadius);
+    EXPECT_EQ(mixed->stats(p).non_finite, 0u);
 }
 
 }  // namespace

@@ -189,6 +189,7 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
     for (bool fused : {true, false})
         for (int t : {1, 2, 4, 8}) {
             SimulatorOptions o;
+            o.scatter_forces = kScatterOff;  // the gather's shapes
             o.threads_per_particle = t;
             o.fuse_integrate = fused;
             auto gpu = cuda(o);
@@ -197,6 +198,7 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
         }
     for (bool list : {true, false}) {
         SimulatorOptions o;
+        o.scatter_forces = kScatterOff;
         o.contact_list = list;
         auto gpu = cuda(o);
         EXPECT_LT(run_pair(cpu, *gpu, Preset::Classic, 30000, 10).max, 1e-2 * p.radius)
@@ -264,6 +266,7 @@ TEST_F(CudaVsCpu, StatsMatchTheCpu) {
 
 TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
     SimulatorOptions separate;
+    separate.scatter_forces = kScatterOff;
     separate.fuse_integrate = false;
     auto gpu = cuda(separate);
     const Params p = preset_params(Preset::Classic);
@@ -280,7 +283,9 @@ TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
         EXPECT_NEAR(s.grid_ms + s.reorder_ms + s.forces_ms + s.integrate_ms, s.total_ms, 1e-3);
     }
     EXPECT_TRUE(gpu->take_timings().empty()) << "timings are handed out once";
-    gpu->set_options({});  // fused: the integrate stage is part of the force stage
+    SimulatorOptions gather;
+    gather.scatter_forces = kScatterOff;
+    gpu->set_options(gather);  // fused: the integrate stage is part of the force stage
     gpu->step(p);
     gpu->synchronize();
     const auto fused = gpu->take_timings();

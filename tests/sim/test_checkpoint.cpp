@@ -74,7 +74,7 @@ TEST_P(Continuation, FromACheckpointIsBitIdenticalToNotStopping) {
     const Case& run = GetParam();
     // Scattered forces add with atomics, whose order varies between runs on several threads
     // (as on the GPU): one thread makes the run itself repeatable.
-    const OmpThreads threads(run.options.scatter_forces ? 1 : omp_get_max_threads());
+    const OmpThreads threads(run.options.scatter_forces == kScatterOn ? 1 : omp_get_max_threads());
     const Params p = run_params_of(run.preset);
     const InitialState init =
         build_initial_state(preset_scene(run.preset, run.particles, p), p, run.particles);
@@ -120,6 +120,12 @@ TEST_P(Continuation, FromACheckpointIsBitIdenticalToNotStopping) {
     EXPECT_NE(std::memcmp(a.pos.data(), c.state.pos.data(), a.pos.size() * sizeof(Float4)), 0);
 }
 
+SimulatorOptions scatter_on() {
+    SimulatorOptions o;
+    o.scatter_forces = kScatterOn;
+    return o;
+}
+
 SimulatorOptions with(bool SimulatorOptions::*field, bool value) {
     SimulatorOptions o;
     o.*field = value;
@@ -133,8 +139,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{Preset::Water, 2000, {}, "water"},
                       Case{Preset::Classic, 2500, with(&SimulatorOptions::double_state, true),
                            "classic_double_state"},
-                      Case{Preset::Classic, 2500, with(&SimulatorOptions::scatter_forces, true),
-                           "classic_scatter_forces"},
+                      Case{Preset::Classic, 2500, scatter_on(), "classic_scatter_forces"},
                       Case{Preset::Classic, 2500, with(&SimulatorOptions::sorted_memory, false),
                            "classic_unsorted"},
                       Case{Preset::Classic, 2500, with(&SimulatorOptions::neighbour_list, true),

@@ -84,7 +84,70 @@ TEST(ResolveOptions, DefaultsRunAsTheyAreEverywhere) {
             EXPECT_EQ(r.text(), "");
             for (const OptionNote& n : r.notes) EXPECT_FALSE(n.asked) << n.reason;
         }
-    EXPECT_EQ(resolve_options({}, Model::Dem, cuda()).effective, SimulatorOptions{});
+    // On CUDA the default DEM step scatters its forces (auto), so its integrate is a kernel
+    // of its own; nothing else differs from the defaults.
+    SimulatorOptions runs;
+    runs.scatter_forces = kScatterOn;
+    runs.fuse_integrate = false;
+    EXPECT_EQ(resolve_options({}, Model::Dem, cuda()).effective, runs);
+}
+
+TEST(ResolveOptions, AutoScatterRunsForDemOnCudaAndGivesWayToWhatNeedsTheGather) {
+    const SimulatorOptions defaults;
+    EXPECT_EQ(defaults.scatter_forces, kScatterAuto);
+    ResolvedOptions r = resolve_options(defaults, Model::Dem, cuda());
+    EXPECT_EQ(r.effective.scatter_forces, kScatterOn);
+    ASSERT_NE(r.note("scatter_forces"), nullptr);
+    EXPECT_FALSE(r.note("scatter_forces")->asked);  // what auto means, not a warning
+    EXPECT_NE(r.note("scatter_forces")->reason.find("auto"), std::string::npos);
+    // The CPU and the SPH model gather.
+    for (const DeviceCaps& d : {cpu(), cuda()})
+        EXPECT_EQ(resolve_options(defaults, Model::Sph, d).effective.scatter_forces, kScatterOff);
+    r = resolve_options(defaults, Model::Dem, cpu());
+    EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+    EXPECT_NE(r.note("scatter_forces")->reason.find("CPU"), std::string::npos);
+    // A variant that needs gathered forces runs as asked, without a warning, and auto gathers.
+    for (bool SimulatorOptions::*gather :
+         {&SimulatorOptions::deterministic, &SimulatorOptions::persistent_kernel,
+          &SimulatorOptions::neighbour_list, &SimulatorOptions::double_state}) {
+        SimulatorOptions o;
+        o.*gather = true;
+        r = resolve_options(o, Model::Dem, cuda());
+        EXPECT_TRUE(r.effective.*gather) << r.text();
+        EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+        EXPECT_EQ(r.text(), "");
+        ASSERT_NE(r.note("scatter_forces"), nullptr);
+        EXPECT_FALSE(r.note("scatter_forces")->asked);
+    }
+    // Asked for by name, the scatter still wins over the lists, as it did before auto.
+    SimulatorOptions o;
+    o.scatter_forces = kScatterOn;
+    o.neighbour_list = true;
+    r = resolve_options(o, Model::Dem, cuda());
+    EXPECT_EQ(r.effective.scatter_forces, kScatterOn);
+    EXPECT_FALSE(r.effective.neighbour_list);
+    EXPECT_NE(r.text().find("neighbour lists not used"), std::string::npos);
+    // Explicitly off gathers.
+    o = {};
+    o.scatter_forces = kScatterOff;
+    r = resolve_options(o, Model::Dem, cuda());
+    EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+    EXPECT_TRUE(r.effective.fuse_integrate);
+    EXPECT_EQ(r.note("scatter_forces"), nullptr);
+}
+
+TEST(VariantTable, TheScatterRowTakesAutoOffAndOnAndReadsTheOldSwitchValues) {
+    const VariantInfo& row = *find_variant("scatter_forces");
+    EXPECT_TRUE(row.has_on());
+    SimulatorOptions o;
+    EXPECT_EQ(row.text(o), "auto");
+    row.set(o, "off");
+    EXPECT_EQ(o.scatter_forces, kScatterOff);
+    row.set(o, "on");  // what recordings and checkpoints of the switch hold
+    EXPECT_EQ(o.scatter_forces, kScatterOn);
+    EXPECT_EQ(row.text(o), "on");
+    EXPECT_THROW(row.set(o, "yes"), Error);
+    EXPECT_EQ(o.scatter_forces, kScatterOn);  // kept what it had
 }
 
 TEST(ResolveOptions, CudaOnlyVariantsOnTheCpuSayWhyAndRunTheirDefault) {
