@@ -88,34 +88,45 @@ TEST_F(CudaCheckpoint, ACapturedStateGoesBackByteForByte) {
 
 TEST_F(CudaCheckpoint, ContinuationFollowsTheRunThatDidNotStop) {
     const float radius = preset_params(Preset::Classic).radius;
-    for (const Preset preset : {Preset::Classic, Preset::Granular, Preset::Water}) {
-        Params p = preset_params(preset);
-        p.substeps = 1;
-        const std::size_t n = 30000;
-        const InitialState init = build_initial_state(preset_scene(preset, n, p), p, n);
-        const int first = 30, then = 20;
-        auto straight = cuda(), twin = cuda(), stopped = cuda();
-        straight->reset(init, p);
-        twin->reset(init, p);
-        stopped->reset(init, p);
-        for (int i = 0; i < first + then; ++i) {
-            straight->step(p);
-            twin->step(p);
+    // The default step (the DEM scatter, the SPH lists) and the gather.
+    SimulatorOptions gather;
+    gather.scatter_forces = kOff;
+    gather.neighbour_list = kOff;
+    for (const SimulatorOptions& o : {SimulatorOptions{}, gather})
+        for (const Preset preset : {Preset::Classic, Preset::Granular, Preset::Water}) {
+            Params p = preset_params(preset);
+            p.substeps = 1;
+            const std::size_t n = 30000;
+            const InitialState init = build_initial_state(preset_scene(preset, n, p), p, n);
+            const int first = 30, then = 20;
+            auto straight = cuda(o), twin = cuda(o), stopped = cuda(o);
+            straight->reset(init, p);
+            twin->reset(init, p);
+            stopped->reset(init, p);
+            for (int i = 0; i < first + then; ++i) {
+                straight->step(p);
+                twin->step(p);
+            }
+            for (int i = 0; i < first; ++i) stopped->step(p);
+            const Checkpoint c = checkpoint_of(*stopped, p, o);
+            auto resumed = cuda(o);
+            restore_checkpoint(*resumed, c);
+            for (int i = 0; i < then; ++i) resumed->step(p);
+            const Snapshot s = straight->download();
+            const double plain = max_distance(s, twin->download());
+            const double continued = max_distance(s, resumed->download());
+            const double scale = preset == Preset::Classic ? radius : p.radius;
+            std::printf("%s: two plain runs differ by %.3g m, the continued run by %.3g m\n",
+                        std::string(preset_name(preset)).c_str(), plain, continued);
+            // The default DEM step scatters its forces with float atomics, whose order differs
+            // between any two runs; in the classic block, packed from its first step, one
+            // particle's contact may then go either way (two plain runs seen 0.13 radius apart
+            // after 50 steps). A lost or misplaced state would be radii off: the falling block
+            // moves by radii in the last 20 steps.
+            const bool scatters = resumed->effective_options().effective.scatter_forces == kOn;
+            EXPECT_LT(continued, (scatters ? 0.25 : 1e-2) * scale) << preset_name(preset);
+            EXPECT_EQ(resumed->stats(p).non_finite, 0u);
         }
-        for (int i = 0; i < first; ++i) stopped->step(p);
-        const Checkpoint c = checkpoint_of(*stopped, p, {});
-        auto resumed = cuda();
-        restore_checkpoint(*resumed, c);
-        for (int i = 0; i < then; ++i) resumed->step(p);
-        const Snapshot s = straight->download();
-        const double plain = max_distance(s, twin->download());
-        const double continued = max_distance(s, resumed->download());
-        const double scale = preset == Preset::Classic ? radius : p.radius;
-        std::printf("%s: two plain runs differ by %.3g m, the continued run by %.3g m\n",
-                    std::string(preset_name(preset)).c_str(), plain, continued);
-        EXPECT_LT(continued, 1e-2 * scale) << preset_name(preset);
-        EXPECT_EQ(resumed->stats(p).non_finite, 0u);
-    }
 }
 
 TEST_F(CudaCheckpoint, ACpuCheckpointContinuesOnTheGpu) {

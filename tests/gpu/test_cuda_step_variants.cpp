@@ -67,7 +67,7 @@ const float kRadius = preset_params(Preset::Classic).radius;
 // The gather form, which the persistent kernel also computes (the default scatters on CUDA).
 SimulatorOptions gather() {
     SimulatorOptions o;
-    o.scatter_forces = kScatterOff;
+    o.scatter_forces = kOff;
     return o;
 }
 
@@ -160,7 +160,7 @@ TEST_F(CudaStepVariants, UnsortedMemoryMatchesSorted) {
         SimulatorOptions o = gather();
         if (variant == 1) o.contact_list = false;
         if (variant == 2) o.threads_per_particle = 1;
-        if (variant == 3) o.scatter_forces = kScatterOn;
+        if (variant == 3) o.scatter_forces = kOn;
         if (variant == 4) o.graph = true;
         SimulatorOptions u = o;
         u.sorted_memory = false;
@@ -201,7 +201,7 @@ TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn
     // stale hash would put particles in the wrong cells, into the wrong places of the sorted
     // copy, and the run would leave the straight one by far more than rounding.
     auto straight = cuda({}), mixed = cuda({});
-    EXPECT_EQ(straight->effective_options().effective.scatter_forces, kScatterOn);
+    EXPECT_EQ(straight->effective_options().effective.scatter_forces, kOn);
     Params p = preset_params(Preset::Classic);
     const std::size_t n = 20000;
     const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
@@ -211,7 +211,7 @@ TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn
         SimulatorOptions o;  // auto: the scatter
         if (i % 8 == 1 || i % 8 == 2 || i % 8 == 6) o.graph = true;
         if (i % 8 == 3) o.persistent_kernel = true;
-        if (i % 8 == 4) o.scatter_forces = kScatterOff;
+        if (i % 8 == 4) o.scatter_forces = kOff;
         if (i % 8 == 5) {
             o.sorted_memory = false;
             o.graph = true;

@@ -189,7 +189,7 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
     for (bool fused : {true, false})
         for (int t : {1, 2, 4, 8}) {
             SimulatorOptions o;
-            o.scatter_forces = kScatterOff;  // the gather's shapes
+            o.scatter_forces = kOff;  // the gather's shapes
             o.threads_per_particle = t;
             o.fuse_integrate = fused;
             auto gpu = cuda(o);
@@ -198,7 +198,7 @@ TEST_F(CudaVsCpu, EveryKernelVariantGivesTheSameStep) {
         }
     for (bool list : {true, false}) {
         SimulatorOptions o;
-        o.scatter_forces = kScatterOff;
+        o.scatter_forces = kOff;
         o.contact_list = list;
         auto gpu = cuda(o);
         EXPECT_LT(run_pair(cpu, *gpu, Preset::Classic, 30000, 10).max, 1e-2 * p.radius)
@@ -266,7 +266,7 @@ TEST_F(CudaVsCpu, StatsMatchTheCpu) {
 
 TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
     SimulatorOptions separate;
-    separate.scatter_forces = kScatterOff;
+    separate.scatter_forces = kOff;
     separate.fuse_integrate = false;
     auto gpu = cuda(separate);
     const Params p = preset_params(Preset::Classic);
@@ -284,7 +284,7 @@ TEST_F(CudaVsCpu, StageTimingsComeFromTheDevice) {
     }
     EXPECT_TRUE(gpu->take_timings().empty()) << "timings are handed out once";
     SimulatorOptions gather;
-    gather.scatter_forces = kScatterOff;
+    gather.scatter_forces = kOff;
     gpu->set_options(gather);  // fused: the integrate stage is part of the force stage
     gpu->step(p);
     gpu->synchronize();
@@ -473,29 +473,37 @@ void expect_sph_matches_cpu(const InitialState& init, Params p, int steps,
     cpu.reset(init, p);
     for (int s = 0; s < steps; ++s) cpu.step(p);
     const Snapshot want = cpu.download();
-    for (int block : {64, 256, 1024})
-        for (bool graph : {false, true}) {
-            SimulatorOptions o;
-            o.block_size = block;
-            o.graph = graph;
-            auto gpu = make(o);
-            gpu->reset(init, p);
-            for (int s = 0; s < steps; ++s) gpu->step(p);
-            const Snapshot got = gpu->download();
-            // The stiff equation of state turns float summation order into small position
-            // differences (2e-5 m after 50 steps, 0.004 radius); a wrong neighbour set would
-            // be radii and per cents of density.
-            double worst = 0, worst_density = 0;
-            for (std::size_t i = 0; i < want.pos.size(); ++i) {
-                const double dx = got.pos[i].x - want.pos[i].x, dy = got.pos[i].y - want.pos[i].y,
-                             dz = got.pos[i].z - want.pos[i].z;
-                worst = std::max(worst, std::sqrt(dx * dx + dy * dy + dz * dz));
-                worst_density = std::max<double>(
-                    worst_density, std::fabs(got.vel[i].w - want.vel[i].w) / p.rest_density);
+    // The grid's passes and the neighbour lists (auto: on for SPH on CUDA).
+    for (int lists : {kOff, kAuto})
+        for (int block : {64, 256, 1024})
+            for (bool graph : {false, true}) {
+                SimulatorOptions o;
+                o.neighbour_list = lists;
+                o.block_size = block;
+                o.graph = graph;
+                auto gpu = make(o);
+                gpu->reset(init, p);
+                for (int s = 0; s < steps; ++s) gpu->step(p);
+                const Snapshot got = gpu->download();
+                // The stiff equation of state turns float summation order into small position
+                // differences (2e-5 m after 50 steps, 0.004 radius); a wrong neighbour set would
+                // be radii and per cents of density.
+                double worst = 0, worst_density = 0;
+                for (std::size_t i = 0; i < want.pos.size(); ++i) {
+                    const double dx = got.pos[i].x - want.pos[i].x,
+                                 dy = got.pos[i].y - want.pos[i].y,
+                                 dz = got.pos[i].z - want.pos[i].z;
+                    worst = std::max(worst, std::sqrt(dx * dx + dy * dy + dz * dz));
+                    worst_density = std::max<double>(
+                        worst_density, std::fabs(got.vel[i].w - want.vel[i].w) / p.rest_density);
+                }
+                EXPECT_EQ(gpu->effective_options().effective.neighbour_list,
+                          lists == kOff ? kOff : kOn);
+                EXPECT_LT(worst, 0.02 * p.radius)
+                    << "block " << block << ", graph " << graph << ", lists " << lists;
+                EXPECT_LT(worst_density, 1e-3)
+                    << "block " << block << ", graph " << graph << ", lists " << lists;
             }
-            EXPECT_LT(worst, 0.02 * p.radius) << "block " << block << ", graph " << graph;
-            EXPECT_LT(worst_density, 1e-3) << "block " << block << ", graph " << graph;
-        }
 }
 
 std::unique_ptr<Simulator> make_cuda(SimulatorOptions o) {

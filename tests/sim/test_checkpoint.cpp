@@ -74,7 +74,7 @@ TEST_P(Continuation, FromACheckpointIsBitIdenticalToNotStopping) {
     const Case& run = GetParam();
     // Scattered forces add with atomics, whose order varies between runs on several threads
     // (as on the GPU): one thread makes the run itself repeatable.
-    const OmpThreads threads(run.options.scatter_forces == kScatterOn ? 1 : omp_get_max_threads());
+    const OmpThreads threads(run.options.scatter_forces == kOn ? 1 : omp_get_max_threads());
     const Params p = run_params_of(run.preset);
     const InitialState init =
         build_initial_state(preset_scene(run.preset, run.particles, p), p, run.particles);
@@ -120,9 +120,10 @@ TEST_P(Continuation, FromACheckpointIsBitIdenticalToNotStopping) {
     EXPECT_NE(std::memcmp(a.pos.data(), c.state.pos.data(), a.pos.size() * sizeof(Float4)), 0);
 }
 
-SimulatorOptions scatter_on() {
+// An auto/off/on row asked on.
+SimulatorOptions on(int SimulatorOptions::*field) {
     SimulatorOptions o;
-    o.scatter_forces = kScatterOn;
+    o.*field = kOn;
     return o;
 }
 
@@ -139,12 +140,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{Preset::Water, 2000, {}, "water"},
                       Case{Preset::Classic, 2500, with(&SimulatorOptions::double_state, true),
                            "classic_double_state"},
-                      Case{Preset::Classic, 2500, scatter_on(), "classic_scatter_forces"},
+                      Case{Preset::Classic, 2500, on(&SimulatorOptions::scatter_forces),
+                           "classic_scatter_forces"},
                       Case{Preset::Classic, 2500, with(&SimulatorOptions::sorted_memory, false),
                            "classic_unsorted"},
-                      Case{Preset::Classic, 2500, with(&SimulatorOptions::neighbour_list, true),
+                      Case{Preset::Classic, 2500, on(&SimulatorOptions::neighbour_list),
                            "classic_neighbour_list"},
-                      Case{Preset::Water, 2000, with(&SimulatorOptions::neighbour_list, true),
+                      Case{Preset::Water, 2000, on(&SimulatorOptions::neighbour_list),
                            "water_neighbour_list"}),
     [](const ::testing::TestParamInfo<Case>& c) { return std::string(c.param.what); });
 

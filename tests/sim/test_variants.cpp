@@ -87,53 +87,90 @@ TEST(ResolveOptions, DefaultsRunAsTheyAreEverywhere) {
     // On CUDA the default DEM step scatters its forces (auto), so its integrate is a kernel
     // of its own; nothing else differs from the defaults.
     SimulatorOptions runs;
-    runs.scatter_forces = kScatterOn;
+    runs.scatter_forces = kOn;
     runs.fuse_integrate = false;
+    runs.neighbour_list = kOff;
     EXPECT_EQ(resolve_options({}, Model::Dem, cuda()).effective, runs);
 }
 
 TEST(ResolveOptions, AutoScatterRunsForDemOnCudaAndGivesWayToWhatNeedsTheGather) {
     const SimulatorOptions defaults;
-    EXPECT_EQ(defaults.scatter_forces, kScatterAuto);
+    EXPECT_EQ(defaults.scatter_forces, kAuto);
     ResolvedOptions r = resolve_options(defaults, Model::Dem, cuda());
-    EXPECT_EQ(r.effective.scatter_forces, kScatterOn);
+    EXPECT_EQ(r.effective.scatter_forces, kOn);
     ASSERT_NE(r.note("scatter_forces"), nullptr);
     EXPECT_FALSE(r.note("scatter_forces")->asked);  // what auto means, not a warning
     EXPECT_NE(r.note("scatter_forces")->reason.find("auto"), std::string::npos);
     // The CPU and the SPH model gather.
     for (const DeviceCaps& d : {cpu(), cuda()})
-        EXPECT_EQ(resolve_options(defaults, Model::Sph, d).effective.scatter_forces, kScatterOff);
+        EXPECT_EQ(resolve_options(defaults, Model::Sph, d).effective.scatter_forces, kOff);
     r = resolve_options(defaults, Model::Dem, cpu());
-    EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+    EXPECT_EQ(r.effective.scatter_forces, kOff);
     EXPECT_NE(r.note("scatter_forces")->reason.find("CPU"), std::string::npos);
     // A variant that needs gathered forces runs as asked, without a warning, and auto gathers.
-    for (bool SimulatorOptions::*gather :
-         {&SimulatorOptions::deterministic, &SimulatorOptions::persistent_kernel,
-          &SimulatorOptions::neighbour_list, &SimulatorOptions::double_state}) {
+    for (int gather = 0; gather < 4; ++gather) {
         SimulatorOptions o;
-        o.*gather = true;
+        if (gather == 0) o.deterministic = true;
+        if (gather == 1) o.persistent_kernel = true;
+        if (gather == 2) o.neighbour_list = kOn;
+        if (gather == 3) o.double_state = true;
         r = resolve_options(o, Model::Dem, cuda());
-        EXPECT_TRUE(r.effective.*gather) << r.text();
-        EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+        EXPECT_TRUE(o.deterministic == r.effective.deterministic &&
+                    o.persistent_kernel == r.effective.persistent_kernel &&
+                    r.effective.neighbour_list == (gather == 2 ? kOn : kOff) &&
+                    o.double_state == r.effective.double_state)
+            << r.text();
+        EXPECT_EQ(r.effective.scatter_forces, kOff);
         EXPECT_EQ(r.text(), "");
         ASSERT_NE(r.note("scatter_forces"), nullptr);
         EXPECT_FALSE(r.note("scatter_forces")->asked);
     }
     // Asked for by name, the scatter still wins over the lists, as it did before auto.
     SimulatorOptions o;
-    o.scatter_forces = kScatterOn;
+    o.scatter_forces = kOn;
     o.neighbour_list = true;
     r = resolve_options(o, Model::Dem, cuda());
-    EXPECT_EQ(r.effective.scatter_forces, kScatterOn);
+    EXPECT_EQ(r.effective.scatter_forces, kOn);
     EXPECT_FALSE(r.effective.neighbour_list);
     EXPECT_NE(r.text().find("neighbour lists not used"), std::string::npos);
     // Explicitly off gathers.
     o = {};
-    o.scatter_forces = kScatterOff;
+    o.scatter_forces = kOff;
     r = resolve_options(o, Model::Dem, cuda());
-    EXPECT_EQ(r.effective.scatter_forces, kScatterOff);
+    EXPECT_EQ(r.effective.scatter_forces, kOff);
     EXPECT_TRUE(r.effective.fuse_integrate);
     EXPECT_EQ(r.note("scatter_forces"), nullptr);
+}
+
+TEST(ResolveOptions, AutoListsRunForSphOnCudaOnly) {
+    const SimulatorOptions defaults;
+    EXPECT_EQ(defaults.neighbour_list, kAuto);
+    ResolvedOptions r = resolve_options(defaults, Model::Sph, cuda());
+    EXPECT_EQ(r.effective.neighbour_list, kOn);
+    ASSERT_NE(r.note("neighbour_list"), nullptr);
+    EXPECT_FALSE(r.note("neighbour_list")->asked);
+    EXPECT_EQ(r.text(), "");
+    for (const auto& [model, device] :
+         {std::pair{Model::Sph, cpu()}, {Model::Dem, cpu()}, {Model::Dem, cuda()}}) {
+        r = resolve_options(defaults, model, device);
+        EXPECT_EQ(r.effective.neighbour_list, kOff);
+        EXPECT_EQ(r.text(), "");
+    }
+    // Deterministic SPH scans the grid (a continued run would rebuild its lists at its first
+    // step), unless the lists are asked for.
+    SimulatorOptions o;
+    o.deterministic = true;
+    r = resolve_options(o, Model::Sph, cuda());
+    EXPECT_EQ(r.effective.neighbour_list, kOff);
+    EXPECT_NE(r.note("neighbour_list")->reason.find("deterministic"), std::string::npos);
+    EXPECT_EQ(r.text(), "");
+    o.neighbour_list = kOn;
+    EXPECT_EQ(resolve_options(o, Model::Sph, cuda()).effective.neighbour_list, kOn);
+    // Asked off, they stay off.
+    o.neighbour_list = kOff;
+    r = resolve_options(o, Model::Sph, cuda());
+    EXPECT_EQ(r.effective.neighbour_list, kOff);
+    EXPECT_EQ(r.note("neighbour_list"), nullptr);
 }
 
 TEST(VariantTable, TheScatterRowTakesAutoOffAndOnAndReadsTheOldSwitchValues) {
@@ -142,12 +179,12 @@ TEST(VariantTable, TheScatterRowTakesAutoOffAndOnAndReadsTheOldSwitchValues) {
     SimulatorOptions o;
     EXPECT_EQ(row.text(o), "auto");
     row.set(o, "off");
-    EXPECT_EQ(o.scatter_forces, kScatterOff);
+    EXPECT_EQ(o.scatter_forces, kOff);
     row.set(o, "on");  // what recordings and checkpoints of the switch hold
-    EXPECT_EQ(o.scatter_forces, kScatterOn);
+    EXPECT_EQ(o.scatter_forces, kOn);
     EXPECT_EQ(row.text(o), "on");
     EXPECT_THROW(row.set(o, "yes"), Error);
-    EXPECT_EQ(o.scatter_forces, kScatterOn);  // kept what it had
+    EXPECT_EQ(o.scatter_forces, kOn);  // kept what it had
 }
 
 TEST(ResolveOptions, CudaOnlyVariantsOnTheCpuSayWhyAndRunTheirDefault) {
