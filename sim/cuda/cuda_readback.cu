@@ -112,6 +112,10 @@ Snapshot CudaSimulator::download() {
 CudaSimulator::DeviceState CudaSimulator::device_state() {
     Impl& m = *impl_;
     m.sync();
+    if (!m.state_shared) {
+        m.state_shared = true;  // positions may now change between steps: hash every step
+        m.graph.reset();        // a graph captured before starts at the scan
+    }
     return {m.pos.data(), m.vel.data(), m.id.data(), m.count, m.device};
 }
 

@@ -63,7 +63,7 @@ void require_free_device_memory(std::size_t bytes, const std::string& what,
 void CudaSimulator::Impl::enqueue_grid() {
     if (listed()) {
         enqueue_list_grid();
-    } else if (!(hashes_in_finish() && hashed)) {
+    } else if (!(carry_hash() && hashed)) {
         enqueue_hash();
     }
     hashed = false;  // the scatter form's reorder zeroes the counts; others hash every step
@@ -250,7 +250,7 @@ void CudaSimulator::Impl::substep_as_graph(const Params& p) {
     NvtxRange step("step (CUDA graph)");
     // The graph baked in the parameters, the launch shapes and the variant switches.
     // The graph of the scatter form starts at the scan: the first step's hash runs before it.
-    if (hashes_in_finish() && !hashed) {
+    if (carry_hash() && !hashed) {
         enqueue_hash();
         hashed = true;
     }
@@ -460,7 +460,8 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.reset_params = params;
     m.count = static_cast<uint32_t>(n);
     m.hashed = false;
-    m.hi_active = false;  // the next step starts the double state from this one
+    m.state_shared = false;  // the views of the old state are stale now
+    m.hi_active = false;     // the next step starts the double state from this one
     if (hi) {
         m.sync();
         for (auto* buf : {&m.pos_hi, &m.vel_hi, &m.sorted_pos_hi, &m.sorted_vel_hi}) buf->resize(n);

@@ -66,7 +66,9 @@ class CudaSimulator final : public Simulator {
     // positions (xyz in m) and velocities (xyz in m/s, w the SPH density) in memory order (cell
     // order after a step with sorted memory), `id[k]` the particle in row k. Waits for the
     // device first. The pointers stay valid until the next reset (or reserve); the values they
-    // point to change with every step.
+    // point to change with every step. Positions written through them between steps are taken
+    // up by the next step (from the first call until the next reset, every step hashes the
+    // state afresh instead of carrying the last step's hash).
     struct DeviceState {
         const Float4* pos = nullptr;
         const Float4* vel = nullptr;

@@ -124,6 +124,11 @@ struct CudaSimulator::Impl {
         return options.scatter_forces && !listed() && count > 0 && reset_params.model == Model::Dem;
     }
     bool hashed = false;
+    // device_state handed the state's memory out (the Python module's views), and whatever
+    // holds it may write positions between steps: until the next reset every step hashes
+    // (carry_hash).
+    bool state_shared = false;
+    bool carry_hash() const { return hashes_in_finish() && !state_shared; }
     // The grid this step builds: the list's (cells range + skin wide) or the scene's.
     const GridSpec& step_grid() const { return listed() ? list_grid : grid; }
     NeighbourList list_view() const {

@@ -8,11 +8,14 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/presets.h"
 #include "sim/scene.h"
 #include "sim/simulator.h"
 #if PLAB_HAS_CUDA
+#include <cuda_runtime.h>
+
 #include "sim/cuda/cuda_simulator.h"
 #endif
 
@@ -242,6 +245,56 @@ TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn
     }
     EXPECT_LT(worst_difference(straight->download(), mixed->download()), 1e-2 * kRadius);
     EXPECT_EQ(mixed->stats(p).non_finite, 0u);
+}
+
+TEST_F(CudaStepVariants, PositionsWrittenThroughTheDeviceStateAreHashedAfresh) {
+#if !PLAB_HAS_CUDA
+    GTEST_SKIP() << "built without CUDA";
+#else
+    // The Python module's device views may write positions between steps. A particle moved
+    // there onto another one must feel it at the next step: a hash carried over from the last
+    // step would keep it in its old cell, far from the one it now overlaps.
+    const Params p = preset_params(Preset::Classic);
+    const std::size_t n = 20000;
+    const InitialState init = build_initial_state(preset_scene(Preset::Classic, n, p), p, n);
+    auto speed = [](const Float4& v) { return std::hypot(double(v.x), double(v.y), double(v.z)); };
+    for (const bool graph : {false, true}) {
+        SimulatorOptions o;
+        o.graph = graph;
+        auto sim = cuda(o);
+        sim->reset(init, p);
+        for (int i = 0; i < 3; ++i) sim->step(p);
+        ASSERT_EQ(sim->effective_options().effective.scatter_forces, kOn);
+        const auto st = dynamic_cast<cuda::CudaSimulator&>(*sim).device_state();
+        ASSERT_EQ(st.count, n);
+        std::vector<Float4> rows(n);
+        std::vector<uint32_t> ids(n);
+        ASSERT_EQ(cudaMemcpy(rows.data(), st.pos, n * sizeof(Float4), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        ASSERT_EQ(cudaMemcpy(ids.data(), st.id, n * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        const Snapshot before = sim->download();
+        // The last row (last in cell order, so a stale hash would leave it after every
+        // particle it now touches, where neither side's scan of later candidates finds the
+        // pair) onto row n / 2, a fifth of a radius beside it.
+        Float4 moved = rows[n / 2];
+        moved.x += 0.2f * p.radius;
+        ASSERT_EQ(cudaMemcpy(const_cast<Float4*>(st.pos) + (n - 1), &moved, sizeof moved,
+                             cudaMemcpyHostToDevice),
+                  cudaSuccess);
+        auto reference = cuda(o);  // the same state, hashed at its first step
+        reference->reset(sim->capture_state(), p);
+        sim->step(p);
+        reference->step(p);
+        const uint32_t id = ids[n - 1];
+        const Snapshot a = sim->download(), b = reference->download();
+        const double kick = speed({b.vel[id].x - before.vel[id].x, b.vel[id].y - before.vel[id].y,
+                                   b.vel[id].z - before.vel[id].z, 0.f});
+        EXPECT_GT(kick, 10 * std::fabs(p.gravity_y * p.dt)) << "the overlap should push hard";
+        EXPECT_NEAR(speed(a.vel[id]), speed(b.vel[id]), 1e-3 * speed(b.vel[id]))
+            << (graph ? "graph" : "plain launches");
+    }
+#endif
 }
 
 }  // namespace
