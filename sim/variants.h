@@ -17,6 +17,11 @@ namespace plab::sim {
 
 enum class Backend { Auto, Cpu, Cuda };
 
+// The values of the auto/off/on rows (`scatter_forces`, `neighbour_list`).
+constexpr int kAuto = -1;
+constexpr int kOff = 0;
+constexpr int kOn = 1;
+
 struct SimulatorOptions {
     int block_size = 256;          // CUDA threads per block
     bool graph = false;            // CUDA: replay each step as a captured graph
@@ -27,7 +32,7 @@ struct SimulatorOptions {
     // (instead of every particle gathering from all its neighbours): kOn, kOff or kAuto (on
     // for DEM on CUDA unless a variant that needs the gather is on). The resolver's effective
     // options hold on or off, never auto, here and in neighbour_list.
-    int scatter_forces = -1;
+    int scatter_forces = kAuto;
     // CUDA: the whole DEM step as one persistent cooperative kernel with grid-wide syncs
     // between the stages (no launch per stage).
     bool persistent_kernel = false;
@@ -42,7 +47,7 @@ struct SimulatorOptions {
     // only once a particle has moved half the skin; the force passes loop over the lists
     // (sim/neighbour_list.h). kOn, kOff or kAuto (on for SPH on CUDA, where they measured
     // 1.8x faster than the grid; off for DEM, whose classic pile rebuilds them every step).
-    int neighbour_list = -1;
+    int neighbour_list = kAuto;
     // With the lists (DEM, classic contact law): how many particles past half the skin a step
     // repairs before the lists rebuild (sim/list_strays.h); -1: chosen by the particle count,
     // 0: rebuild at the first (the default: the repair measured slower on the GPU).
@@ -57,11 +62,6 @@ struct SimulatorOptions {
 
     bool operator==(const SimulatorOptions&) const = default;
 };
-
-// The values of the auto/off/on rows (`scatter_forces`, `neighbour_list`).
-constexpr int kAuto = -1;
-constexpr int kOff = 0;
-constexpr int kOn = 1;
 
 // The `renderer` row's values.
 constexpr int kRendererGl = 0;

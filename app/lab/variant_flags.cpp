@@ -46,15 +46,12 @@ VariantFlags::VariantFlags(CLI::App& command) {
         const std::string help = std::string(v.help) +
                                  (v.backends == sim::kOnCuda ? " [CUDA]" : "") +
                                  (v.models == sim::kDemOnly ? " [DEM]" : "");
-        if (v.is_switch()) {
-            // `--graph` switches on; `--graph=off` says the other value.
+        if (v.has_on()) {
+            // `--graph` or `--scatter-forces` means on; `--graph=off` or `--scatter-forces=auto`
+            // says another value.
             command.add_flag(variant_flag(v.name) + "{on}", values_[i],
-                             help + " (on|off, default " + v.text(defaults) + ")");
-        } else if (v.has_on()) {
-            // `--scatter-forces` means on, as it did when it was a switch; `=auto` or `=off`.
-            command.add_flag(
-                variant_flag(v.name) + "{on}", values_[i],
-                help + " (" + std::string(v.choice_rule) + ", default " + v.text(defaults) + ")");
+                             help + " (" + (v.is_switch() ? "on|off" : std::string(v.choice_rule)) +
+                                 ", default " + v.text(defaults) + ")");
         } else {
             command.add_option(
                 variant_flag(v.name), values_[i],
