@@ -4,6 +4,7 @@
 // reads besides the particles. By id, so it does not depend on the memory order. Empty when
 // the law has not run since the reset: a restore then starts it from zero rotation and no
 // remembered contacts, as a fresh scene does.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -96,8 +97,34 @@ inline std::string friction_record_problem(const FrictionRecord& r, std::size_t 
     return "";
 }
 
-// Fills each absent array of a non-empty record with its default for `count` particles.
+// The contact_info words a record without them implies: each particle's occupied slots as
+// its contacts, and the bodies of infinite mass whose memory is not zero as touched. The pass
+// reads a particle's slots and a body's memory only when the word says so.
+inline std::vector<uint32_t> implied_contact_info(const FrictionRecord& r, std::size_t count) {
+    std::vector<uint32_t> info(count, 0u);
+    auto held = [](const Float4& m) {
+        return m.x != 0.f || m.y != 0.f || m.z != 0.f || m.w != 0.f;
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+        uint32_t slots = 0, touched = 0;
+        if (r.contacts.size() == count * kContactSlots)
+            for (int k = 0; k < kContactSlots; ++k)
+                slots += r.contacts[i * kContactSlots + k].partner != kFreeSlot ? 1u : 0u;
+        if (r.wall_xi.size() == count * 3)
+            for (int axis = 0; axis < 3; ++axis)
+                if (held(r.wall_xi[i * 3 + axis])) touched |= kTouchWallX << axis;
+        if (r.collider_xi.size() == count && held(r.collider_xi[i])) touched |= kTouchCollider;
+        if (r.plate_xi.size() == count && held(r.plate_xi[i])) touched |= kTouchPlate;
+        const uint32_t bodies = static_cast<uint32_t>(std::popcount(touched));
+        info[i] = contact_word(slots + bodies, 0, touched, false);
+    }
+    return info;
+}
+
+// Fills each absent array of a non-empty record with its default for `count` particles;
+// absent contact_info words are implied by the memory (implied_contact_info).
 inline void fill_absent_friction_arrays(FrictionRecord& r, std::size_t count) {
+    if (r.contact_info.empty()) r.contact_info = implied_contact_info(r, count);
     for_each_friction_array(r, [&](const char*, auto& v, std::size_t per) {
         if (v.empty()) v.assign(count * per, typename std::decay_t<decltype(v)>::value_type{});
     });

@@ -143,6 +143,11 @@ PLAB_HD inline bool runs_frictional_law(const Params& p) {
     return p.model == Model::Dem && p.contact == int(ContactLaw::Frictional);
 }
 
+// The contact law a step with `p` runs (the classic one for SPH, which has none).
+PLAB_HD inline ContactLaw contact_law_of(const Params& p) {
+    return runs_frictional_law(p) ? ContactLaw::Frictional : ContactLaw::Classic;
+}
+
 // Copies from `at_reset` what only a reset may change: the model and every needs_reset
 // parameter (the grid was built for them).
 void keep_reset_params(Params& p, const Params& at_reset);

@@ -45,8 +45,9 @@ struct SimulatorOptions {
     bool double_state = false;
     // Lists of candidates within range + skin (Params::skin), rebuilt with the grid and the sort
     // only once a particle has moved half the skin; the force passes loop over the lists
-    // (sim/neighbour_list.h). kOn, kOff or kAuto (on for SPH on CUDA, where they measured
-    // 1.8x faster than the grid; off for DEM, whose classic pile rebuilds them every step).
+    // (sim/neighbour_list.h). kOn, kOff or kAuto (on CUDA: on for SPH and the frictional DEM
+    // law, where they measured faster than the grid; off for the classic DEM law, whose pile
+    // rebuilds them every step).
     int neighbour_list = kAuto;
     // With the lists (DEM, classic contact law): how many particles past half the skin a step
     // repairs before the lists rebuild (sim/list_strays.h); -1: chosen by the particle count,
@@ -140,8 +141,10 @@ struct ResolvedOptions {
 };
 
 // The one decision of which requested variants apply on `device` with `model`, and why not.
-// Throws plab::Error for values no backend accepts (validate).
+// `contact` is the DEM contact law the auto rows are chosen for (it may change between steps:
+// the simulators resolve again when it does). Throws plab::Error for values no backend
+// accepts (validate).
 ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
-                                const DeviceCaps& device);
+                                const DeviceCaps& device, ContactLaw contact = ContactLaw::Classic);
 
 }  // namespace plab::sim

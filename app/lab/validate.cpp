@@ -158,9 +158,13 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
         // stays as it was).
         throw Interrupted(std::string(e.what()) + ": nothing was written into " + c.out.string());
     }
+    // How the last run stepped: the variants' defaults differ by backend and contact law.
+    out << "step: neighbour lists "
+        << (sim->effective_options().effective.neighbour_list ? "on" : "off");
+    if (const std::string launch = sim->launch_summary(); !launch.empty()) out << "; " << launch;
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out << format_numbers("wall time %.1f s\n", s);
+    out << format_numbers("\nwall time %.1f s\n", s);
     return pass;
 }
 

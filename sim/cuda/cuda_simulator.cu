@@ -284,7 +284,8 @@ int CudaSimulator::Impl::sph_block_size() const {
     return std::min(options.block_size, sph_block_limit());
 }
 
-ResolvedOptions CudaSimulator::Impl::resolve(const SimulatorOptions& requested, Model model) {
+ResolvedOptions CudaSimulator::Impl::resolve(const SimulatorOptions& requested, Model model,
+                                             ContactLaw law) {
     DeviceCaps caps;
     caps.backend = Backend::Cuda;
     caps.sph_block_limit = sph_block_limit();
@@ -292,7 +293,7 @@ ResolvedOptions CudaSimulator::Impl::resolve(const SimulatorOptions& requested, 
         return persistent.unavailable_reason(device, e, model,
                                              e.sorted_memory ? Memory::Sorted : Memory::Unsorted);
     };
-    return resolve_options(requested, model, caps);
+    return resolve_options(requested, model, caps, law);
 }
 
 namespace {
@@ -375,7 +376,7 @@ std::string CudaSimulator::device_name() const {
 
 void CudaSimulator::set_options(const SimulatorOptions& options) {
     Impl& m = *impl_;
-    ResolvedOptions r = m.resolve(options, m.reset_params.model);
+    ResolvedOptions r = m.resolve(options, m.reset_params.model, m.resolved_law);
     // Buffers a variant needs (the scatter forces, the persistent kernel's scan) are allocated
     // here, never in a step, and checked like any growth.
     m.reserve(m.count, m.grid.num_cells(), m.reset_params.model == Model::Sph, r.effective);
@@ -443,9 +444,11 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
                                    "the double-precision state", 4 * sizeof(Double4));
     if (!initial.friction.empty()) m.friction.require_fits(n);
     // The model decides which variants apply.
-    ResolvedOptions variants = m.resolve(m.resolved.requested, params.model);
+    const ContactLaw law = contact_law_of(params);
+    ResolvedOptions variants = m.resolve(m.resolved.requested, params.model, law);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
     m.resolved = std::move(variants);
+    m.resolved_law = law;
     m.options = m.resolved.effective;
     m.graph.reset();
     m.ring.clear();

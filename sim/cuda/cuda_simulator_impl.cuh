@@ -45,6 +45,9 @@ struct CudaSimulator::Impl {
     // The requested variants and those that run (resolve_options); `options` is the effective
     // set every stage reads.
     ResolvedOptions resolved;
+    // The contact law `resolved` was chosen for: the auto rows follow the law, which may change
+    // between steps (choose_law resolves again).
+    ContactLaw resolved_law = ContactLaw::Classic;
     SimulatorOptions options;
     int device = 0;
     Stream stream = make_stream();
@@ -195,8 +198,9 @@ struct CudaSimulator::Impl {
     // Starts or stops the double-precision state for the next step (allocating it and
     // starting it from the float state).
     void choose_precision();
-    // The variants that run for `requested` with `model` on this device.
-    ResolvedOptions resolve(const SimulatorOptions& requested, Model model);
+    // The variants that run for `requested` with `model` and the contact law `law` on this
+    // device.
+    ResolvedOptions resolve(const SimulatorOptions& requested, Model model, ContactLaw law);
     // Grows every buffer for `n` particles in `cells` grid cells with `variants`; checks the
     // free memory of the whole growth first and throws before touching anything.
     void reserve(std::size_t n, std::size_t cells, bool sph_lists,

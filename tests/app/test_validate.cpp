@@ -122,7 +122,7 @@ TEST(Validate, ColumnCollapseWritesARowPerAspectRatio) {
     run_validation(c, out, nullptr);
     const std::string s = out.str();
     for (const char* want : {"backend cpu", "Lajeunesse", "glass-beads preset", "threshold 15%",
-                             "column_collapse.csv", "wall time"})
+                             "column_collapse.csv", "step: neighbour lists off", "wall time"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
     std::ifstream csv(c.out / "column_collapse.csv");
     ASSERT_TRUE(csv) << "no CSV in " << c.out;

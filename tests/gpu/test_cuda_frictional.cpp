@@ -420,6 +420,47 @@ TEST_F(CudaFrictional, SwitchingTheLawMidRunStartsItsState) {
                 0.05 * t.contacts);
 }
 
+TEST_F(CudaFrictional, AutoListsFollowTheLawBetweenSteps) {
+    // Auto neighbour lists run with the frictional law on CUDA, not with the classic one. The
+    // law is a parameter that changes without a reset, so the lists follow it from step to
+    // step, and the run follows one on the grid (same contacts, summed in another order).
+    const Params p = frictional_params();
+    Params classic = p;
+    classic.contact = static_cast<int>(ContactLaw::Classic);
+    const std::size_t n = 800;
+    const InitialState init = block_on_the_floor(p, n);
+    SimulatorOptions o;
+    o.graph = true;
+    ASSERT_EQ(o.neighbour_list, kAuto);
+    cuda::CudaSimulator autos(o);
+    cuda::CudaSimulator grid(options(false, true));
+    for (cuda::CudaSimulator* gpu : {&autos, &grid}) gpu->reset(init, classic);
+    EXPECT_EQ(autos.effective_options().effective.neighbour_list, kOff);
+    for (int s = 0; s < 50; ++s)
+        for (cuda::CudaSimulator* gpu : {&autos, &grid}) gpu->step(classic);
+    EXPECT_FALSE(autos.list_stats().active);
+    for (int s = 0; s < 500; ++s)
+        for (cuda::CudaSimulator* gpu : {&autos, &grid}) gpu->step(p);
+    EXPECT_TRUE(autos.list_stats().active);
+    EXPECT_GT(autos.list_stats().builds, 0u);
+    EXPECT_EQ(autos.effective_options().effective.neighbour_list, kOn);
+    EXPECT_FALSE(grid.list_stats().active);
+    EXPECT_LT(worst_position_gap(grid.download(), autos.download()), 0.02f * p.radius);
+    const FrictionTotals a = totals(autos.friction_snapshot()),
+                         g = totals(grid.friction_snapshot());
+    EXPECT_GT(a.slots_used, n / 2);
+    EXPECT_NEAR(double(a.contacts), double(g.contacts), 0.02 * g.contacts);
+    // Back to the classic law: the grid again.
+    autos.step(classic);
+    EXPECT_FALSE(autos.list_stats().active);
+    EXPECT_EQ(autos.effective_options().effective.neighbour_list, kOff);
+    // A reset with the frictional law starts with them.
+    autos.reset(init, p);
+    EXPECT_EQ(autos.effective_options().effective.neighbour_list, kOn);
+    autos.step(p);
+    EXPECT_TRUE(autos.list_stats().active);
+}
+
 TEST_F(CudaFrictional, TheStateStartsAgainAfterAReset) {
     const Params p = frictional_params();
     const std::size_t n = 800;

@@ -313,6 +313,53 @@ TEST(FrictionalCheckpoint, SkipsAnArrayItDoesNotKnowAndDefaultsOneItLacks) {
     EXPECT_EQ(arrays_of(back).at("contacts"), arrays_of(c.state.friction).at("contacts"));
 }
 
+TEST(FrictionalCheckpoint, AFileWithoutContactWordsContinuesAsOneWithThem) {
+    // The pass reads a particle's slots only when its contact word says it touched something
+    // last step, so a file that lacks the words gets them from its memory: the run continues
+    // to the bit as from the whole file (the words' sliding counts aside).
+    const Params p = sand();
+    const std::size_t n = 600;
+    CpuSimulator before;
+    before.reset(block_on_the_floor(p, n), p);
+    for (int i = 0; i < 60; ++i) before.step(p);
+    Checkpoint whole;
+    whole.run.preset = "sand-like";
+    whole.params = p;
+    whole.state = before.capture_state();
+    std::vector<Entry> e = entries_of(whole.state.friction);
+    ASSERT_EQ(std::erase_if(e, [](const Entry& x) { return x.name == "contact_info"; }), 1u);
+    const Checkpoint lacking = read(file_with(whole, e));
+    ASSERT_TRUE(lacking.state.friction.contact_info.empty());
+
+    // The implied words: each particle's occupied slots and touched bodies.
+    FrictionRecord implied = lacking.state.friction;
+    fill_absent_friction_arrays(implied, n);
+    std::size_t touching = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        uint32_t slots = 0;
+        for (int k = 0; k < kContactSlots; ++k)
+            slots += implied.contacts[i * kContactSlots + k].partner != kFreeSlot ? 1u : 0u;
+        EXPECT_GE(word_contacts(implied.contact_info[i]), slots) << i;
+        EXPECT_EQ(word_contacts(implied.contact_info[i]) == 0,
+                  word_contacts(whole.state.friction.contact_info[i]) == 0)
+            << i;
+        touching += slots > 0 ? 1 : 0;
+    }
+    EXPECT_GT(touching, n / 2);
+
+    CpuSimulator a, b;
+    restore_checkpoint(a, read(encode_checkpoint(whole)));
+    restore_checkpoint(b, lacking);
+    for (int i = 0; i < 60; ++i) {
+        a.step(p);
+        b.step(p);
+    }
+    const InitialState sa = a.capture_state(), sb = b.capture_state();
+    EXPECT_TRUE(same_bytes(sa.pos, sb.pos));
+    EXPECT_TRUE(same_bytes(sa.vel, sb.vel));
+    EXPECT_EQ(arrays_of(sa.friction).at("contacts"), arrays_of(sb.friction).at("contacts"));
+}
+
 TEST(FrictionalCheckpoint, AStateOfAnotherCountIsRefusedBeforeAnythingChanges) {
     const Params p = sand();
     CpuSimulator s;

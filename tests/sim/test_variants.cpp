@@ -173,6 +173,39 @@ TEST(ResolveOptions, AutoListsRunForSphOnCudaOnly) {
     EXPECT_EQ(r.note("neighbour_list"), nullptr);
 }
 
+TEST(ResolveOptions, AutoListsFollowTheFrictionalLawOnCuda) {
+    const SimulatorOptions defaults;
+    ResolvedOptions r = resolve_options(defaults, Model::Dem, cuda(), ContactLaw::Frictional);
+    EXPECT_EQ(r.effective.neighbour_list, kOn);
+    EXPECT_EQ(r.effective.scatter_forces, kOff);  // the lists are read by the gather
+    ASSERT_NE(r.note("neighbour_list"), nullptr);
+    EXPECT_NE(r.note("neighbour_list")->reason.find("frictional"), std::string::npos);
+    EXPECT_EQ(r.text(), "");
+    // The classic law on CUDA and either law on the CPU scan the grid.
+    EXPECT_EQ(
+        resolve_options(defaults, Model::Dem, cuda(), ContactLaw::Classic).effective.neighbour_list,
+        kOff);
+    EXPECT_EQ(resolve_options(defaults, Model::Dem, cpu(), ContactLaw::Frictional)
+                  .effective.neighbour_list,
+              kOff);
+    // Deterministic mode scans the grid with either law, unless the lists are asked for.
+    SimulatorOptions o;
+    o.deterministic = true;
+    r = resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional);
+    EXPECT_EQ(r.effective.neighbour_list, kOff);
+    EXPECT_NE(r.note("neighbour_list")->reason.find("deterministic"), std::string::npos);
+    o.neighbour_list = kOn;
+    EXPECT_EQ(
+        resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional).effective.neighbour_list,
+        kOn);
+    // Asked off, they stay off.
+    o = SimulatorOptions{};
+    o.neighbour_list = kOff;
+    r = resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional);
+    EXPECT_EQ(r.effective.neighbour_list, kOff);
+    EXPECT_EQ(r.note("neighbour_list"), nullptr);
+}
+
 TEST(VariantTable, TheScatterRowTakesAutoOffAndOnAndReadsTheOldSwitchValues) {
     const VariantInfo& row = *find_variant("scatter_forces");
     EXPECT_TRUE(row.has_on());
