@@ -1,5 +1,6 @@
-// Every preset at 4M particles on the GPU keeps a sound state for 2,000 steps: the sizes the
-// benchmarks publish must come from runs that did not blow up. Skipped without a CUDA device.
+// Every preset at 4M particles on the GPU keeps a sound state for 2,000 steps with its default
+// variants: the sizes the benchmarks publish must come from runs that did not blow up. Skipped
+// without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,10 +40,17 @@ TEST_P(LargePresets, FourMillionParticlesStaySoundFor2000Steps) {
             << run.label << " after " << done + 500 << " steps";
         ASSERT_EQ(s.count, kParticles);
     }
+    // The frictional presets run on their neighbour lists by default (auto).
+    if (runs_frictional_law(run.params)) {
+        const NeighbourListStats lists = sim->list_stats();
+        EXPECT_TRUE(lists.active) << run.label;
+        EXPECT_GT(lists.builds, 0u) << run.label;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPreset, LargePresets,
-                         testing::Values("classic", "granular", "water"));
+                         testing::Values("classic", "granular", "water", "glass-beads",
+                                         "sand-like"));
 
 }  // namespace
 }  // namespace plab::sim
