@@ -51,15 +51,11 @@ FrictionSnapshot DeviceFrictionState::download(cudaStream_t stream) const {
 }
 
 void CudaSimulator::Impl::choose_law(const Params& p) {
-    // The auto rows follow the law (the frictional one reads lists): resolved again, as
-    // set_options does, when the law changed since. A step that turns the lists on reserves
-    // and builds them (prepare_list_step); a graph with other options is captured again.
-    if (const ContactLaw law = contact_law_of(p); law != resolved_law) {
-        ResolvedOptions r = resolve(resolved.requested, reset_params.model, law);
-        reserve(count, grid.num_cells(), reset_params.model == Model::Sph, r.effective);
-        resolved = std::move(r);
-        resolved_law = law;
-    }
+    // The auto rows follow the law (the frictional one reads lists): resolved again when the
+    // law changed since. A step that turns the lists on reserves and builds them
+    // (prepare_list_step); a graph with other options is captured again.
+    if (const ContactLaw law = contact_law_of(p); law != resolved_law)
+        apply_variants(resolved.requested, law);
     options = resolved.effective;
     if (!runs_frictional_law(p)) return;
     // What the frictional pass is, whatever was asked (as on the CPU, which decides it in its

@@ -374,14 +374,18 @@ std::string CudaSimulator::device_name() const {
     return buf;
 }
 
-void CudaSimulator::set_options(const SimulatorOptions& options) {
-    Impl& m = *impl_;
-    ResolvedOptions r = m.resolve(options, m.reset_params.model, m.resolved_law);
+void CudaSimulator::Impl::apply_variants(const SimulatorOptions& requested, ContactLaw law) {
+    ResolvedOptions r = resolve(requested, reset_params.model, law);
     // Buffers a variant needs (the scatter forces, the persistent kernel's scan) are allocated
     // here, never in a step, and checked like any growth.
-    m.reserve(m.count, m.grid.num_cells(), m.reset_params.model == Model::Sph, r.effective);
-    m.resolved = std::move(r);
-    m.options = m.resolved.effective;
+    reserve(count, grid.num_cells(), reset_params.model == Model::Sph, r.effective);
+    resolved = std::move(r);
+    resolved_law = law;
+    options = resolved.effective;
+}
+
+void CudaSimulator::set_options(const SimulatorOptions& options) {
+    impl_->apply_variants(options, impl_->resolved_law);
 }
 
 const ResolvedOptions& CudaSimulator::effective_options() const { return impl_->resolved; }

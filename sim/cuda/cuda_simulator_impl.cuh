@@ -201,6 +201,10 @@ struct CudaSimulator::Impl {
     // The variants that run for `requested` with `model` and the contact law `law` on this
     // device.
     ResolvedOptions resolve(const SimulatorOptions& requested, Model model, ContactLaw law);
+    // Resolves `requested` for the contact law `law` on the particles and grid held now, grows
+    // the buffers the result needs, and makes it the variants that run (set_options, and
+    // choose_law when a step brings another law).
+    void apply_variants(const SimulatorOptions& requested, ContactLaw law);
     // Grows every buffer for `n` particles in `cells` grid cells with `variants`; checks the
     // free memory of the whole growth first and throws before touching anything.
     void reserve(std::size_t n, std::size_t cells, bool sph_lists,

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "sim/cpu_simulator.h"
 #include "sim/error.h"
@@ -142,45 +143,51 @@ TEST(ResolveOptions, AutoScatterRunsForDemOnCudaAndGivesWayToWhatNeedsTheGather)
     EXPECT_EQ(r.note("scatter_forces"), nullptr);
 }
 
-TEST(ResolveOptions, AutoListsRunForSphOnCudaOnly) {
+// Auto lists where they run on CUDA (`model` with the contact law `law`): on by default, as what
+// auto means, with `why` in its note; deterministic mode scans the grid (a continued run would
+// rebuild its lists at its first step) unless they are asked for; asked off, they stay off.
+void expect_auto_lists_on_cuda(Model model, ContactLaw law, std::string_view why) {
     const SimulatorOptions defaults;
     EXPECT_EQ(defaults.neighbour_list, kAuto);
-    ResolvedOptions r = resolve_options(defaults, Model::Sph, cuda());
+    ResolvedOptions r = resolve_options(defaults, model, cuda(), law);
     EXPECT_EQ(r.effective.neighbour_list, kOn);
     ASSERT_NE(r.note("neighbour_list"), nullptr);
     EXPECT_FALSE(r.note("neighbour_list")->asked);
+    EXPECT_NE(r.note("neighbour_list")->reason.find(why), std::string::npos);
     EXPECT_EQ(r.text(), "");
-    for (const auto& [model, device] :
-         {std::pair{Model::Sph, cpu()}, {Model::Dem, cpu()}, {Model::Dem, cuda()}}) {
-        r = resolve_options(defaults, model, device);
-        EXPECT_EQ(r.effective.neighbour_list, kOff);
-        EXPECT_EQ(r.text(), "");
-    }
-    // Deterministic SPH scans the grid (a continued run would rebuild its lists at its first
-    // step), unless the lists are asked for.
     SimulatorOptions o;
     o.deterministic = true;
-    r = resolve_options(o, Model::Sph, cuda());
+    r = resolve_options(o, model, cuda(), law);
     EXPECT_EQ(r.effective.neighbour_list, kOff);
     EXPECT_NE(r.note("neighbour_list")->reason.find("deterministic"), std::string::npos);
     EXPECT_EQ(r.text(), "");
     o.neighbour_list = kOn;
-    EXPECT_EQ(resolve_options(o, Model::Sph, cuda()).effective.neighbour_list, kOn);
-    // Asked off, they stay off.
+    EXPECT_EQ(resolve_options(o, model, cuda(), law).effective.neighbour_list, kOn);
+    o = SimulatorOptions{};
     o.neighbour_list = kOff;
-    r = resolve_options(o, Model::Sph, cuda());
+    r = resolve_options(o, model, cuda(), law);
     EXPECT_EQ(r.effective.neighbour_list, kOff);
     EXPECT_EQ(r.note("neighbour_list"), nullptr);
 }
 
-TEST(ResolveOptions, AutoListsFollowTheFrictionalLawOnCuda) {
+TEST(ResolveOptions, AutoListsRunForSphOnCudaOnly) {
+    expect_auto_lists_on_cuda(Model::Sph, ContactLaw::Classic, "SPH");
     const SimulatorOptions defaults;
-    ResolvedOptions r = resolve_options(defaults, Model::Dem, cuda(), ContactLaw::Frictional);
-    EXPECT_EQ(r.effective.neighbour_list, kOn);
-    EXPECT_EQ(r.effective.scatter_forces, kOff);  // the lists are read by the gather
-    ASSERT_NE(r.note("neighbour_list"), nullptr);
-    EXPECT_NE(r.note("neighbour_list")->reason.find("frictional"), std::string::npos);
-    EXPECT_EQ(r.text(), "");
+    for (const auto& [model, device] :
+         {std::pair{Model::Sph, cpu()}, {Model::Dem, cpu()}, {Model::Dem, cuda()}}) {
+        const ResolvedOptions r = resolve_options(defaults, model, device);
+        EXPECT_EQ(r.effective.neighbour_list, kOff);
+        EXPECT_EQ(r.text(), "");
+    }
+}
+
+TEST(ResolveOptions, AutoListsFollowTheFrictionalLawOnCuda) {
+    expect_auto_lists_on_cuda(Model::Dem, ContactLaw::Frictional, "frictional");
+    const SimulatorOptions defaults;
+    // The lists are read by the gather.
+    EXPECT_EQ(resolve_options(defaults, Model::Dem, cuda(), ContactLaw::Frictional)
+                  .effective.scatter_forces,
+              kOff);
     // The classic law on CUDA and either law on the CPU scan the grid.
     EXPECT_EQ(
         resolve_options(defaults, Model::Dem, cuda(), ContactLaw::Classic).effective.neighbour_list,
@@ -188,22 +195,6 @@ TEST(ResolveOptions, AutoListsFollowTheFrictionalLawOnCuda) {
     EXPECT_EQ(resolve_options(defaults, Model::Dem, cpu(), ContactLaw::Frictional)
                   .effective.neighbour_list,
               kOff);
-    // Deterministic mode scans the grid with either law, unless the lists are asked for.
-    SimulatorOptions o;
-    o.deterministic = true;
-    r = resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional);
-    EXPECT_EQ(r.effective.neighbour_list, kOff);
-    EXPECT_NE(r.note("neighbour_list")->reason.find("deterministic"), std::string::npos);
-    o.neighbour_list = kOn;
-    EXPECT_EQ(
-        resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional).effective.neighbour_list,
-        kOn);
-    // Asked off, they stay off.
-    o = SimulatorOptions{};
-    o.neighbour_list = kOff;
-    r = resolve_options(o, Model::Dem, cuda(), ContactLaw::Frictional);
-    EXPECT_EQ(r.effective.neighbour_list, kOff);
-    EXPECT_EQ(r.note("neighbour_list"), nullptr);
 }
 
 TEST(VariantTable, TheScatterRowTakesAutoOffAndOnAndReadsTheOldSwitchValues) {
