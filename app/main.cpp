@@ -13,7 +13,7 @@
 #if PLAB_HAS_WINDOW
 #include "app/viewer/window_command.h"
 #endif
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 int main(int argc, char** argv) {
     CLI::App cli{"Particle Lab: an interactive, measurable GPU particle simulator"};

@@ -47,7 +47,7 @@ import matplotlib  # noqa: E402  (after the run: the simulation needs no display
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# The measurements `particle-lab validate dam-break` compares with (sim/sph_validation.cpp).
+# The measurements `particle-lab validate dam-break` compares with (sim/validation/sph_validation.cpp).
 mm_T, mm_Z = zip(*pl.martin_moyce_points())
 plt.plot(T, Z, label=f"particle_lab, {sim.particles} particles ({sim.backend})")
 plt.plot(mm_T, mm_Z, "o", label="Martin & Moyce (1952)")

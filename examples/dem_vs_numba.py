@@ -2,7 +2,7 @@
 """DEM from Python: drive Particle Lab's DEM core (granular preset) and time it against a plain
 Numba kernel of the same step, the one a Python/Numba GPU-tutorial reader would write first:
 a uniform grid by sorting, a 27-cell neighbour loop with the same spring-dashpot-shear contact
-(sim/dem_contact.h), gravity, semi-implicit Euler and walls. Without Numba it says so and shows
+(sim/physics/dem_contact.h), gravity, semi-implicit Euler and walls. Without Numba it says so and shows
 the core's timing only.
 
     PYTHONPATH=build/python python3 examples/dem_vs_numba.py --particles 20000 --backend cpu

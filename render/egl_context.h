@@ -6,7 +6,7 @@
 // draw into an OffscreenTarget.
 #include <string>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::render {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::render {
 

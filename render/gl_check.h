@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::render {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "render/gl_handles.h"
-#include "sim/enum_names.h"
-#include "sim/simulator.h"
+#include "sim/core/enum_names.h"
+#include "sim/engine/simulator.h"
 
 namespace plab::render {
 

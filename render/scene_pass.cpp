@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "render/gl_check.h"
-#include "sim/derived.h"
+#include "sim/model/derived.h"
 
 namespace plab::render {
 namespace {

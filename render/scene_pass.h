@@ -15,10 +15,10 @@
 #include "render/particle_feed.h"
 #include "render/particle_renderer.h"
 #include "render/splat_renderer.h"
-#include "sim/color_map.h"
-#include "sim/grid.h"
-#include "sim/params.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/grid.h"
+#include "sim/model/params.h"
+#include "sim/physics/color_map.h"
 
 namespace plab::render {
 
@@ -62,7 +62,7 @@ struct Viewport {
 };
 
 // Who draws the particles: the GL sprite impostors (the reference, and the path without CUDA)
-// or the CUDA splatter (render/splat_renderer.h). The `renderer` variant (sim/variants.h).
+// or the CUDA splatter (render/splat_renderer.h). The `renderer` variant (sim/model/variants.h).
 enum class ParticleRendererKind { Gl, Cuda };
 
 class ScenePass {

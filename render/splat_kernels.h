@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "render/splat_math.h"
-#include "sim/vec.h"
+#include "sim/core/vec.h"
 
 namespace plab::render::cuda {
 

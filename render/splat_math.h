@@ -11,8 +11,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "sim/hd.h"
-#include "sim/vec.h"
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
 
 namespace plab::render {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "render/splat_math.h"
-#include "sim/vec.h"
+#include "sim/core/vec.h"
 
 namespace plab::render {
 

@@ -5,21 +5,20 @@
 
 #include "app/lab/bench_run.h"
 #include "app/lab/percentile.h"
-#include "sim/divergence.h"
-#include "sim/enum_names.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/sph_kernel.h"
+#include "sim/core/enum_names.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/engine/initial_state.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/run/divergence.h"
+#include "sim/run/make_simulator.h"
 #if PLAB_HAS_RENDER
 #include "app/lab/frame_bench.h"
 #endif
-#include "sim/neighbour_stats.h"
-#include "sim/run_checks.h"
-#if PLAB_HAS_CUDA
-#include "sim/cuda/cuda_simulator.h"
-#endif
-#include "sim/presets.h"
-#include "sim/scene.h"
+#include "sim/model/presets.h"
+#include "sim/model/run_checks.h"
+#include "sim/model/scene.h"
+#include "sim/run/neighbour_stats.h"
 
 namespace plab::app {
 namespace {
@@ -55,12 +54,13 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     BenchRun run(c);
     sim::Simulator* simulator = &run.simulator();
     const sim::Params& params = run.params();
-    const sim::InitialState& initial = run.initial();
+    const sim::GridSpec initial_grid = run.run().grid();
+    const sim::Domain& domain = run.run().domain();
     const std::string& fallback = run.fallback();
     const bool cuda = run.cuda();
     const std::size_t particles = simulator->particle_count();
 
-    const sim::Vec3 lo = initial.domain.min, hi = initial.domain.max;
+    const sim::Vec3 lo = domain.min, hi = domain.max;
     out << "Particle Lab bench\n";
     out << "  backend      " << sim::backend_name(simulator->backend()) << ": "
         << simulator->device_name() << "\n";
@@ -69,8 +69,8 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     out << "  particles    " << particles << "\n";
     out << "  domain       " << format_numbers("[%g, %g] x ", lo.x, hi.x)
         << format_numbers("[%g, %g] x ", lo.y, hi.y) << format_numbers("[%g, %g] m", lo.z, hi.z)
-        << ", grid " << initial.grid.dim_x << "x" << initial.grid.dim_y << "x" << initial.grid.dim_z
-        << " = " << initial.grid.num_cells() << " cells of " << initial.grid.cell_size << " m\n";
+        << ", grid " << initial_grid.dim_x << "x" << initial_grid.dim_y << "x" << initial_grid.dim_z
+        << " = " << initial_grid.num_cells() << " cells of " << initial_grid.cell_size << " m\n";
     const sim::SimulatorOptions& variants = simulator->effective_options().effective;
     out << "  memory       "
         << (variants.sorted_memory
@@ -81,11 +81,9 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << params.dt << " s, substeps forced to 1\n";
     out << sim::warning_lines(run.warnings(), "  WARNING      ");
     if (cuda) {
-#if PLAB_HAS_CUDA
         out << format_numbers(
             "  GPU memory   %.1f MiB for the state and grid\n",
-            sim::cuda::device_bytes_needed(particles, initial.grid.num_cells()) / 1048576.0);
-#endif
+            sim::cuda_bytes_needed(particles, initial_grid.num_cells()) / 1048576.0);
         out << "  launch       " << simulator->launch_summary();
         out << "\n";
     }
@@ -163,7 +161,7 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     const sim::SimStats st = simulator->stats(params);
     // The work the force pass did per particle on the final state (explains its time).
     const sim::GridSnapshot grid = simulator->build_grid();
-    const sim::NeighbourStats ns = sim::neighbour_stats(simulator->download(), grid, initial.grid,
+    const sim::NeighbourStats ns = sim::neighbour_stats(simulator->download(), grid, initial_grid,
                                                         0.5f * sim::interaction_range(params));
     out << format_numbers(
                "  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",

@@ -13,12 +13,12 @@
 #include "app/lab/cli_checks.h"
 #include "app/lab/output_file.h"
 #include "app/lab/sweep.h"
-#include "sim/checkpoint.h"
-#include "sim/enum_names.h"
-#include "sim/error.h"
-#include "sim/params.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/core/enum_names.h"
+#include "sim/core/error.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
 
 namespace plab::app {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/checkpoint.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
 
 namespace plab::app {
 
@@ -28,7 +28,7 @@ struct BenchConfig {
     std::string window = "auto";
     double flow_time = 1.0;  // s of simulated time the flow window covers
     int warmup = 20;
-    sim::SimulatorOptions options;         // the step variants (sim/variants.h)
+    sim::SimulatorOptions options;         // the step variants (sim/model/variants.h)
     std::vector<std::string> assignments;  // --set name=value
     // off, or whole frames along a feed path: interop, host, pinned or pinned-async
     // (frame_bench.h)
@@ -38,7 +38,7 @@ struct BenchConfig {
     // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
     // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.
     std::string screenshot;
-    // Checkpoints (sim/checkpoint.h). load: start from this file's state and parameters
+    // Checkpoints (sim/io/checkpoint.h). load: start from this file's state and parameters
     // instead of a preset or scene (`checkpoint`, when set, is that file already read); save:
     // write the state at the end; save_every > 0: a checkpoint every save_every simulated
     // seconds into save_dir, named by step.

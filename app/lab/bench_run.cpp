@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "app/lab/interrupt.h"
-#include "app/lab/sim_time.h"
-#include "sim/divergence.h"
-#include "sim/enum_names.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/input_limits.h"
-#include "sim/output_file.h"
-#include "sim/scene_file.h"
+#include "sim/core/enum_names.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/core/input_limits.h"
+#include "sim/io/output_file.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/sim_time.h"
+#include "sim/run/divergence.h"
+#include "sim/run/make_simulator.h"
 
 namespace plab::app {
 
@@ -27,9 +28,8 @@ using Clock = std::chrono::steady_clock;
 
 // Runs `steps` steps, then waits and returns their device timings.
 template <typename AfterStep>
-std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p, int steps,
-                                         std::ostream* progress, const char* label,
-                                         AfterStep&& after_step) {
+std::vector<sim::StageTimings> run_steps(sim::Run& run, int steps, std::ostream* progress,
+                                         const char* label, AfterStep&& after_step) {
     auto last_report = Clock::now();
     bool reported = false;
     for (int i = 0; i < steps; ++i) {
@@ -39,7 +39,7 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
             throw_if_interrupted("at " + std::string(label) + " step " + std::to_string(i + 1) +
                                  "/" + std::to_string(steps));
         }
-        s.step(p);
+        run.step();
         after_step();
         if (progress && Clock::now() - last_report > std::chrono::milliseconds(500)) {
             *progress << "\r  " << label << " step " << i + 1 << "/" << steps << std::flush;
@@ -47,9 +47,9 @@ std::vector<sim::StageTimings> run_steps(sim::Simulator& s, const sim::Params& p
             reported = true;
         }
     }
-    s.synchronize();
+    run.simulator().synchronize();
     if (reported) *progress << "\r" << std::string(48, ' ') << "\r" << std::flush;
-    return s.take_timings();
+    return run.simulator().take_timings();
 }
 
 }  // namespace
@@ -71,10 +71,10 @@ BenchWindow resolve_window(const std::string& window, sim::Model model) {
 
 std::string_view window_name(BenchWindow window) { return sim::enum_name(window_names(), window); }
 
-sim::RunRecipe bench_recipe(const BenchConfig& c) {
-    PLAB_REQUIRE(c.particles >= 1 && c.particles <= sim::kMaxParticles,
-                 "--particles must be in [1, " + std::to_string(sim::kMaxParticles) + "], not " +
-                     std::to_string(c.particles));
+namespace {
+
+// What bench asks of the run recipe: a --scene file's own count unless --particles was given.
+sim::RunRequest bench_request(const BenchConfig& c) {
     sim::RunRequest request;
     request.preset = c.preset;
     if (!c.scene.empty()) {
@@ -84,13 +84,17 @@ sim::RunRecipe bench_recipe(const BenchConfig& c) {
     request.particles = c.scene.empty() || c.particles_given ? c.particles : 0;
     request.assignments = c.assignments;
     request.model = c.model;
-    sim::RunRecipe r = sim::resolve_run(request, c.particles);
-    // A benchmark step is one dt: per-frame substeps would only multiply every number.
-    r.params.substeps = 1;
-    return r;
+    return request;
 }
 
-BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
+void require_count(const BenchConfig& c) {
+    PLAB_REQUIRE(c.particles >= 1 && c.particles <= sim::kMaxParticles,
+                 "--particles must be in [1, " + std::to_string(sim::kMaxParticles) + "], not " +
+                     std::to_string(c.particles));
+}
+
+// The configuration's own numbers, checked before anything is read or made.
+const BenchConfig& checked(const BenchConfig& c) {
     const auto max_steps = static_cast<int>(sim::kMaxBenchSteps);
     PLAB_REQUIRE(c.steps >= 1 && c.steps <= max_steps, "--steps must be in [1, " +
                                                            std::to_string(max_steps) + "], not " +
@@ -101,78 +105,69 @@ BenchRun::BenchRun(const BenchConfig& c) : config_(c) {
     PLAB_REQUIRE(c.save_every >= 0 && std::isfinite(c.save_every),
                  "--save-every must be a positive number of simulated seconds");
     sim::validate(c.options);
+    return c;
+}
 
+}  // namespace
+
+sim::RunRecipe bench_recipe(const BenchConfig& c) {
+    require_count(c);
+    sim::RunRecipe r = sim::resolve_run(bench_request(c), c.particles);
+    // A benchmark step is one dt: per-frame substeps would only multiply every number.
+    r.params.substeps = 1;
+    return r;
+}
+
+sim::RunStart bench_start(const BenchConfig& c) {
+    sim::RunStart s;
+    s.backend = c.backend;
+    s.options = c.options;
+    s.single_dt = true;  // a benchmark step is one dt: substeps would only multiply every number
     if (!c.load.empty() || c.checkpoint) {
         // The checkpoint's state and parameters, --set applied over them.
-        const std::shared_ptr<const sim::Checkpoint> loaded =
-            c.checkpoint ? c.checkpoint
-                         : std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(c.load));
-        params_ = loaded->params;
-        for (const std::string& a : c.assignments) sim::apply_assignment(params_, a);
-        params_.substeps = 1;
-        sim::validate(params_);
-        if (!c.model.empty())
-            PLAB_REQUIRE(sim::parse_model(c.model) == params_.model,
-                         "--model " + c.model + " does not match the checkpoint " + c.load +
-                             ", which is " + std::string(sim::model_name(params_.model)));
-        initial_ = loaded->state;
-        initial_.grid = sim::scene_grid(initial_.domain, params_);
-        preset_ = loaded->run.preset;
-        label_ = "checkpoint " + c.load + " (" + loaded->run.label + ", step " +
-                 std::to_string(loaded->run.steps) +
-                 format_numbers(", t = %.6g s)", loaded->run.time);
-        first_step_ = loaded->run.steps;
-        first_time_ = loaded->run.time;
-    } else {
-        const sim::RunRecipe recipe = bench_recipe(c);
-        params_ = recipe.params;
-        label_ = recipe.label;
-        warnings_ = recipe.warnings;
-        preset_ = std::string(sim::preset_name(recipe.preset));
-        initial_ = recipe.initial_state();
+        s.checkpoint = c.checkpoint
+                           ? c.checkpoint
+                           : std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(c.load));
+        s.checkpoint_source = c.load;
+        s.request.assignments = c.assignments;
+        s.request.model = c.model;
+        return s;
     }
+    require_count(c);
+    s.request = bench_request(c);
+    s.default_particles = c.particles;
+    return s;
+}
+
+BenchRun::BenchRun(const BenchConfig& c) : config_(checked(c)), run_(bench_start(c)) {
     if (c.save_every > 0) sim::make_folder(c.save_dir);  // before any step
-    simulator_ = sim::make_simulator(c.backend, &fallback_, c.options);
-    restart();
+    next_save_ = run_.time() + config_.save_every;
 }
 
 void BenchRun::restart() {
-    const std::string unsupported = simulator_->unsupported(params_);
-    PLAB_REQUIRE(unsupported.empty(), unsupported);
-    simulator_->reset(initial_, params_);
-    steps_ = first_step_;
-    time_ = first_time_;
-    next_save_ = time_ + config_.save_every;
+    run_.rewind();
+    next_save_ = run_.time() + config_.save_every;
 }
 
 std::vector<sim::StageTimings> BenchRun::advance(int steps, std::ostream* progress,
                                                  const char* label) {
-    const double dt = step_seconds(params_.dt);
-    return run_steps(*simulator_, params_, steps, progress, label, [&] {
-        ++steps_;
-        time_ += dt;
+    const double dt = sim::step_seconds(run_.params().dt);
+    return run_steps(run_, steps, progress, label, [&] {
         // Half a step of slack: the sum of steps lands a rounding away from the multiple.
-        if (config_.save_every > 0 && time_ >= next_save_ - 0.5 * dt) {
+        if (config_.save_every > 0 && run_.time() >= next_save_ - 0.5 * dt) {
             const std::string path =
-                (std::filesystem::path(config_.save_dir) / sim::checkpoint_file_name(steps_))
+                (std::filesystem::path(config_.save_dir) / sim::checkpoint_file_name(run_.steps()))
                     .string();
             save(path);
-            while (next_save_ <= time_ + 0.5 * dt) next_save_ += config_.save_every;
+            while (next_save_ <= run_.time() + 0.5 * dt) next_save_ += config_.save_every;
         }
     });
 }
 
 void BenchRun::save(const std::string& path) {
-    sim::RunDescription d;
-    d.preset = preset_;
-    d.scene = config_.scene;
-    d.label = label_;
-    d.options = config_.options;
-    d.steps = steps_;
-    d.time = time_;
-    sim::save_checkpoint(path, *simulator_, params_, d);
+    run_.save(path);
     std::cerr << "saved " << path
-              << format_numbers(" (step %.0f, t = %.6g s)\n", double(steps_), time_);
+              << format_numbers(" (step %.0f, t = %.6g s)\n", double(run_.steps()), run_.time());
 }
 
 std::string invalid_state(sim::Simulator& simulator, const sim::Params& params, const char* when) {
@@ -192,8 +187,8 @@ std::string BenchRun::settle(std::ostream* progress) {
     while (steps < kSettleLimit) {
         advance(kSettleCheck, progress, "settle");
         steps += kSettleCheck;
-        const sim::SimStats s = simulator_->stats(params_);
-        if (!sim::divergence_reason(s, params_).empty()) break;  // said as invalid later
+        const sim::SimStats s = run_.simulator().stats(run_.params());
+        if (!sim::divergence_reason(s, run_.params()).empty()) break;  // said as invalid later
         energies.push_back(s.kinetic_energy);
         peak = std::max(peak, s.kinetic_energy);
         const double e = s.kinetic_energy;
@@ -209,7 +204,7 @@ std::string BenchRun::settle(std::ostream* progress) {
             break;
         }
     }
-    const double t = steps * step_seconds(params_.dt);
+    const double t = steps * sim::step_seconds(run_.params().dt);
     const double share = peak > 0 && !energies.empty() ? 100.0 * energies.back() / peak : 0.0;
     return std::string("the settled pile: ") + state + " " + std::to_string(steps) + " steps" +
            format_numbers(" (t = %.4g s), kinetic energy %.3g%% of its peak", t, share);
@@ -217,12 +212,12 @@ std::string BenchRun::settle(std::ostream* progress) {
 
 BenchResult BenchRun::measure(std::ostream* progress) {
     BenchResult r;
-    const BenchWindow window = resolve_window(config_.window, params_.model);
+    const BenchWindow window = resolve_window(config_.window, run_.params().model);
     r.steps = config_.steps;
     if (window == BenchWindow::Flow) {
         PLAB_REQUIRE(config_.flow_time > 0 && config_.flow_time <= 1e6,
                      "--flow-time must be a positive number of simulated seconds");
-        const double steps = std::ceil(config_.flow_time / step_seconds(params_.dt));
+        const double steps = std::ceil(config_.flow_time / sim::step_seconds(run_.params().dt));
         PLAB_REQUIRE(steps <= static_cast<double>(sim::kMaxBenchSteps),
                      format_numbers("--flow-time %g s is %.0f steps of dt, more than ",
                                     config_.flow_time, steps) +
@@ -239,12 +234,12 @@ BenchResult BenchRun::measure(std::ostream* progress) {
                    " (" + std::to_string(r.steps) + " steps, after " +
                    std::to_string(config_.warmup) + " warm-up steps)";
     // A state that blew up before the measurement makes every later step meaningless.
-    r.invalid = invalid_state(*simulator_, params_, "before the measured steps");
-    const sim::NeighbourListStats lists_before = simulator_->list_stats();
+    r.invalid = invalid_state(run_.simulator(), run_.params(), "before the measured steps");
+    const sim::NeighbourListStats lists_before = run_.simulator().list_stats();
     const auto t0 = Clock::now();
     r.measured = advance(r.steps, progress, "measure");
     r.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    r.lists = simulator_->list_stats();
+    r.lists = run_.simulator().list_stats();
     r.lists.steps -= lists_before.steps;
     r.lists.builds -= lists_before.builds;
     r.lists.overflowed -= lists_before.overflowed;
@@ -252,8 +247,8 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     r.lists.strays -= lists_before.strays;
     r.lists.repaired -= lists_before.repaired;
     if (r.invalid.empty())
-        r.invalid = invalid_state(*simulator_, params_, "after the measured steps");
-    const sim::ResolvedOptions& variants = simulator_->effective_options();
+        r.invalid = invalid_state(run_.simulator(), run_.params(), "after the measured steps");
+    const sim::ResolvedOptions& variants = run_.simulator().effective_options();
     r.notes = variants.text();
     r.persistent = variants.effective.persistent_kernel;
     r.graph = variants.effective.graph;
@@ -266,15 +261,15 @@ BenchResult BenchRun::measure(std::ostream* progress) {
         sim::SimulatorOptions plain = config_.options;
         plain.graph = false;
         plain.persistent_kernel = false;
-        simulator_->set_options(plain);
+        run_.simulator().set_options(plain);
         if (window == BenchWindow::Flow) {
-            simulator_->reset(initial_, params_);
+            restart();
             advance(config_.warmup, progress, "warm-up");
         }
         r.staged = advance(r.steps, progress, "stages");
-        simulator_->set_options(config_.options);
+        run_.simulator().set_options(config_.options);
         if (r.invalid.empty())
-            r.invalid = invalid_state(*simulator_, params_, "after the stage pass");
+            r.invalid = invalid_state(run_.simulator(), run_.params(), "after the stage pass");
     }
     return r;
 }

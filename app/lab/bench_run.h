@@ -10,15 +10,16 @@
 #include <vector>
 
 #include "app/lab/bench_config.h"
-#include "sim/enum_names.h"
-#include "sim/params.h"
-#include "sim/run_recipe.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/core/enum_names.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
+#include "sim/model/scene.h"
+#include "sim/run/run.h"
+#include "sim/run/run_recipe.h"
 
 namespace plab::app {
 
-// The run a benchmark configuration asks for (sim/run_recipe.h), with substeps forced to 1 (a
+// The run a benchmark configuration asks for (sim/run/run_recipe.h), with substeps forced to 1 (a
 // benchmark step is one dt). Throws plab::Error on a bad configuration.
 sim::RunRecipe bench_recipe(const BenchConfig& config);
 
@@ -50,7 +51,7 @@ struct BenchResult {
     // Which part of the run was measured, in words ("the settled pile, after 3000 steps
     // (t = 1500 s), kinetic energy 1.8% of its peak").
     std::string window;
-    // Why these timings are not a result: the divergence guard's reason (sim/divergence.h) on
+    // Why these timings are not a result: the divergence guard's reason (sim/run/divergence.h) on
     // the state after the warm-up, the measured steps or the stage pass; "" when valid.
     std::string invalid;
     // The neighbour lists over the measured steps (Simulator::list_stats; inactive without).
@@ -60,30 +61,34 @@ struct BenchResult {
 // The divergence guard on `simulator`'s state now: "" when sound, else why not (and when).
 std::string invalid_state(sim::Simulator& simulator, const sim::Params& params, const char* when);
 
+// What `config` asks of sim::Run: its request or checkpoint, backend and variants, each step
+// one dt. Throws plab::Error on a bad count or an unreadable checkpoint.
+sim::RunStart bench_start(const BenchConfig& config);
+
 class BenchRun {
   public:
-    // Validates `config`, makes the simulator and resets it with the scene. Throws plab::Error.
+    // Validates `config`, makes the simulator and starts the scene. Throws plab::Error.
     explicit BenchRun(const BenchConfig& config);
 
     // Measures the configured window (resolve_window): settles the pile first when it is the
     // settled one; the flow window measures every step of config.flow_time simulated seconds.
     BenchResult measure(std::ostream* progress);
 
-    sim::Simulator& simulator() { return *simulator_; }
-    const sim::Params& params() const { return params_; }
-    const std::string& label() const { return label_; }  // what scene ran (RunRecipe::label)
-    // What the start-up checks found suspicious (sim/run_checks.h), for the report.
-    const std::vector<sim::RunWarning>& warnings() const { return warnings_; }
-    const sim::InitialState& initial() const { return initial_; }
+    sim::Run& run() { return run_; }
+    sim::Simulator& simulator() { return run_.simulator(); }
+    const sim::Params& params() const { return run_.params(); }
+    const std::string& label() const { return run_.label(); }  // what scene ran
+    // What the start-up checks found suspicious (sim/model/run_checks.h), for the report.
+    const std::vector<sim::RunWarning>& warnings() const { return run_.warnings(); }
     // Why CUDA was not used under --backend auto ("" otherwise).
-    const std::string& fallback() const { return fallback_; }
-    bool cuda() const { return simulator_->backend() == sim::Backend::Cuda; }
+    const std::string& fallback() const { return run_.fallback(); }
+    bool cuda() const { return run_.backend() == sim::Backend::Cuda; }
 
     // Steps run and simulated seconds since the scene started (a loaded checkpoint's count
     // included).
-    std::uint64_t steps_run() const { return steps_; }
-    double sim_time() const { return time_; }
-    // Writes a checkpoint of the state now (sim/checkpoint.h). Throws plab::Error.
+    std::uint64_t steps_run() const { return run_.steps(); }
+    double sim_time() const { return run_.time(); }
+    // Writes a checkpoint of the state now (sim/io/checkpoint.h). Throws plab::Error.
     void save(const std::string& path);
 
   private:
@@ -91,19 +96,11 @@ class BenchRun {
     // Runs `steps` steps, counting them (and writing --save-every's checkpoints), then waits
     // and returns their device timings.
     std::vector<sim::StageTimings> advance(int steps, std::ostream* progress, const char* label);
-    void restart();  // back to initial_, the step count with it
+    void restart();  // back to where the run started, the step count with it
 
     BenchConfig config_;
-    sim::Params params_;
-    std::string label_;
-    std::vector<sim::RunWarning> warnings_;
-    std::string fallback_;
-    std::unique_ptr<sim::Simulator> simulator_;
-    sim::InitialState initial_;
-    std::string preset_;  // what checkpoints record as the run (RunDescription)
-    std::uint64_t first_step_ = 0, steps_ = 0;
-    double first_time_ = 0, time_ = 0;  // s
-    double next_save_ = 0;              // s, simulated time of the next --save-every file
+    sim::Run run_;
+    double next_save_ = 0;  // s, simulated time of the next --save-every file
 };
 
 // One field of every step, in order.

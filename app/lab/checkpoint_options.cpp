@@ -6,8 +6,8 @@
 #include <system_error>
 
 #include "app/lab/output_file.h"
-#include "sim/checkpoint.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
 
 namespace plab::app {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <system_error>
 
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/input_limits.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/core/input_limits.h"
 
 namespace plab::app {
 

@@ -5,8 +5,8 @@
 
 #include "app/lab/csv.h"
 #include "app/lab/percentile.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
 
 namespace plab::app {
 namespace {

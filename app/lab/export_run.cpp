@@ -7,11 +7,11 @@
 #include "app/lab/bench_run.h"
 #include "app/lab/export_series.h"
 #include "app/lab/interrupt.h"
-#include "app/lab/sim_time.h"
-#include "sim/divergence.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/run_checks.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/model/run_checks.h"
+#include "sim/model/sim_time.h"
+#include "sim/run/divergence.h"
 
 namespace plab::app {
 namespace {
@@ -77,7 +77,7 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
     // Everything that can be checked without running is checked before the scene is built
     // (which takes a while at millions of particles): the plan, then the folder.
     const float dt = bench_recipe(bench).params.dt;
-    const ExportPlan plan = plan_export(config.every, config.duration, step_seconds(dt));
+    const ExportPlan plan = plan_export(config.every, config.duration, sim::step_seconds(dt));
     ExportSeries series(config.folder, ExportSeries::Mode::Fresh);
 
     BenchRun run(bench);

@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "app/lab/output_file.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "app/lab/particle_export.h"
-#include "sim/params.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
 
 namespace plab::app {
 

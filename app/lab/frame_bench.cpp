@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/frame/frame.h"
 #include "app/lab/bench_run.h"
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
@@ -21,9 +22,10 @@
 #include "render/particle_feed.h"
 #include "render/scene_pass.h"
 #include "render/screenshot.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/run_checks.h"
+#include "sim/core/error.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/presets.h"
+#include "sim/model/run_checks.h"
 
 namespace plab::app {
 namespace {
@@ -89,8 +91,6 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     PLAB_REQUIRE(c.width >= 16 && c.height >= 16 && c.width <= 16384 && c.height <= 16384,
                  "--width and --height must be between 16 and 16384 pixels");
     sim::Simulator& simulator = run.simulator();
-    const sim::Params& params = run.params();
-    const sim::InitialState& initial = run.initial();
 
     render::EglContext gl;
     FrameBenchResult result;
@@ -105,26 +105,21 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     // The window's scene: same style, layers, background and camera framing; the whole
     // target is the viewport (the window's panel is closed).
     render::OffscreenTarget target(c.width, c.height);
-    render::ScenePass scene;
+    Frame drawing;
     // The renderer variant as the simulator resolved it (the CPU backend draws GL sprites and
     // says why); the CUDA renderer also needs interop, refused here with the reason.
     const sim::ResolvedOptions& resolved = simulator.effective_options();
-    result.cuda_renderer = resolved.effective.renderer == sim::kRendererCuda;
     if (const sim::OptionNote* note = resolved.note("renderer"))
         result.renderer_note = note->reason;
-    if (result.cuda_renderer) {
+    if (resolved.effective.renderer == sim::kRendererCuda) {
         const std::string why = render::splat_unavailable_reason(true);
         PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
-        scene.set_renderer(render::ParticleRendererKind::Cuda);
     }
-    scene.reserve(simulator.particle_count());
-    const sim::Domain& d = initial.domain;
+    drawing.choose_renderer(run.run(), "");
+    result.cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
-    render::OrbitCamera camera;
-    camera.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, all.aspect());
-    const render::SceneLayers layers = render::scene_layers(params, d);
-    const sim::RenderStyle style = render::scene_style(
-        params, d, {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale});
+    drawing.frame_camera(run.run(), all.aspect());
+    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale}};
 
     BlockingGlTimer draw_timer;
     bool shot_written = false;
@@ -139,21 +134,21 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
         }
         FrameSample s;
         const auto t0 = Clock::now();
-        simulator.step(params);
+        run.run().step();
         const auto t_feed = Clock::now();
-        scene.feed(simulator, style, path);
+        drawing.feed(run.run(), view, path);
         s.feed_cpu_ms = ms_since(t_feed);
         if (finish) s.export_gpu_ms = simulator.last_export_ms();
         target.bind();
         render::ScenePass::clear(c.width, c.height);
         if (finish) draw_timer.begin();
-        scene.draw(camera, all, layers);
+        drawing.draw(run.run(), view, all);
         if (finish) {
             s.draw_gpu_ms = draw_timer.end_and_read();
             PLAB_GL_CHECK(glFinish());
             s.frame_cpu_ms = ms_since(t0);
             if (result.cuda_renderer) {
-                const render::SplatTimings t = scene.wait_splat_timings();
+                const render::SplatTimings t = drawing.scene().wait_splat_timings();
                 s.clear_ms = t.clear_ms;
                 s.splat_ms = t.splat_ms;
                 s.resolve_ms = t.resolve_ms;

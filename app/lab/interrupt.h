@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The app's outputs go through the one atomic file writer, which lives in sim/ because
-// checkpoints (sim/checkpoint.h) are written with it too.
-#include "sim/output_file.h"
+// checkpoints (sim/io/checkpoint.h) are written with it too.
+#include "sim/io/output_file.h"
 
 namespace plab::app {
 

@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "app/lab/output_file.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/sph_kernel.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/physics/sph_kernel.h"
 
 namespace plab::app {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/params.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
 
 namespace plab::app {
 

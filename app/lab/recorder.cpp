@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "app/lab/local_time.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "app/lab/output_file.h"
-#include "sim/error.h"
-#include "sim/input_limits.h"
+#include "sim/core/error.h"
+#include "sim/core/input_limits.h"
 
 #ifndef PLAB_VERSION
 #define PLAB_VERSION "unknown"

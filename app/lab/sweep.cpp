@@ -15,11 +15,11 @@
 #if PLAB_HAS_RENDER
 #include "app/lab/frame_bench.h"
 #endif
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/input_limits.h"
-#include "sim/presets.h"
-#include "sim/variants.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/core/input_limits.h"
+#include "sim/model/presets.h"
+#include "sim/model/variants.h"
 
 namespace plab::app {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "app/lab/scene_dirs.h"
 #include "app/lab/variant_flags.h"
-#include "sim/format_numbers.h"
-#include "sim/presets.h"
-#include "sim/scene_file.h"
-#include "sim/variants.h"
+#include "sim/core/format_numbers.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/presets.h"
+#include "sim/model/variants.h"
 
 namespace plab::app {
 

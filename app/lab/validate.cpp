@@ -10,10 +10,11 @@
 #include "app/lab/output_file.h"
 #include "app/lab/validate_granular.h"
 #include "app/lab/validate_silo.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/run_checks.h"
-#include "sim/sph_validation.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/model/run_checks.h"
+#include "sim/run/make_simulator.h"
+#include "sim/validation/sph_validation.h"
 
 namespace plab::app {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/granular_validation.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/validation/granular_validation.h"
 
 namespace plab::app {
 namespace {

@@ -1,11 +1,11 @@
 #pragma once
 // The granular cases of `particle-lab validate` (validate.h): column-collapse and
 // angle-of-repose with a frictional preset (--preset glass-beads, the default, or sand-like;
-// sim/granular_validation.h).
+// sim/validation/granular_validation.h).
 #include <iosfwd>
 
-#include "app/lab/validate.h"
-#include "sim/simulator.h"
+#include "app/lab/validate_config.h"
+#include "sim/engine/simulator.h"
 
 namespace plab::app {
 

@@ -9,9 +9,9 @@
 
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
-#include "sim/silo_validation.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/validation/silo_validation.h"
 
 namespace plab::app {
 namespace {

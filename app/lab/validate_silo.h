@@ -1,11 +1,11 @@
 #pragma once
 // The silo case of `particle-lab validate` (validate.h): a fill of beads drains through a
-// circular orifice in the silo's floor, against Beverloo's law (sim/silo_validation.h), with a
-// frictional preset (--preset glass-beads, the default, or sand-like).
+// circular orifice in the silo's floor, against Beverloo's law (sim/validation/silo_validation.h),
+// with a frictional preset (--preset glass-beads, the default, or sand-like).
 #include <iosfwd>
 
-#include "app/lab/validate.h"
-#include "sim/simulator.h"
+#include "app/lab/validate_config.h"
+#include "sim/engine/simulator.h"
 
 namespace plab::app {
 

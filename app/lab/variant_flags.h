@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/variants.h"
+#include "sim/model/variants.h"
 
 namespace CLI {
 class App;

@@ -21,7 +21,7 @@ extern "C" {
 #include <vector>
 
 #include "app/lab/output_file.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "app/lab/video_encoder.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 

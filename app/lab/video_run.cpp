@@ -6,17 +6,18 @@
 #include <ostream>
 #include <utility>
 
+#include "app/frame/frame.h"
 #include "app/lab/bench_run.h"
 #include "app/lab/interrupt.h"
-#include "app/lab/sim_time.h"
 #include "app/lab/video_encoder.h"
 #include "render/egl_context.h"
 #include "render/offscreen_target.h"
 #include "render/orbit_camera.h"
 #include "render/particle_feed.h"
 #include "render/scene_pass.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/model/sim_time.h"
 
 namespace plab::app {
 
@@ -51,31 +52,25 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
     BenchRun run(c);
     sim::Simulator& simulator = run.simulator();
     const sim::Params& params = run.params();
-    const double dt = step_seconds(params.dt);
+    const double dt = sim::step_seconds(params.dt);
     const long steps = steps_per_video_frame(v, dt);
     const long frames =
         v.frames > 0 ? v.frames : std::max(1L, std::lround(v.seconds / (steps * dt)));
 
     render::EglContext gl;
     render::OffscreenTarget target(c.width, c.height);
-    render::ScenePass scene;
+    Frame drawing;
     // The renderer variant as resolved (the CPU backend draws GL sprites), chosen before the
     // first feed: the CUDA renderer's interop feed goes to its own device buffers.
-    const bool cuda_renderer =
-        simulator.effective_options().effective.renderer == sim::kRendererCuda;
-    if (cuda_renderer) {
+    if (simulator.effective_options().effective.renderer == sim::kRendererCuda) {
         const std::string why = render::splat_unavailable_reason(true);
         PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
-        scene.set_renderer(render::ParticleRendererKind::Cuda);
     }
-    scene.reserve(simulator.particle_count());
-    const sim::Domain& d = run.initial().domain;
+    drawing.choose_renderer(run.run(), "");
+    const bool cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
-    render::OrbitCamera camera;
-    camera.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, all.aspect());
-    const render::SceneLayers layers = render::scene_layers(params, d);
-    const sim::RenderStyle style = render::scene_style(
-        params, d, {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale});
+    drawing.frame_camera(run.run(), all.aspect());
+    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale}};
 
     std::optional<VideoEncoder> encoder;
     if (v.encode) encoder.emplace(v.path, VideoSettings{c.width, c.height, v.fps});
@@ -111,11 +106,11 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
             }
             // Frame 0 is the state the run starts from.
             if (done > 0)
-                for (long s = 0; s < steps; ++s) simulator.step(params);
-            scene.feed(simulator, style, path);
+                for (long s = 0; s < steps; ++s) run.run().step();
+            drawing.feed(run.run(), view, path);
             target.bind();
             render::ScenePass::clear(c.width, c.height);
-            scene.draw(camera, all, layers);
+            drawing.draw(run.run(), view, all);
             std::vector<std::uint8_t> pixels = target.read_pixels();
             const auto t = Clock::now();
             if (encoder) encoder->push(std::move(pixels));

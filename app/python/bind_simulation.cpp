@@ -14,10 +14,7 @@
 #include "app/python/convert.h"
 #include "app/python/device_views.h"
 #include "app/python/simulation.h"
-#include "sim/error.h"
-#if PLAB_HAS_CUDA
-#include "sim/cuda/cuda_simulator.h"
-#endif
+#include "sim/core/error.h"
 
 namespace pyb = pybind11;
 
@@ -99,22 +96,22 @@ pyb::dict params_dict(const sim::Params& p) {
     return d;
 }
 
-#if PLAB_HAS_CUDA
-// A view of the CUDA state: `column` floats into each Float4 (or the ids), `cols` wide.
+// A view of the device state: positions, velocities (x, y, z of each row), the SPH density
+// (the w of each velocity) or the ids.
 DeviceView device_view(const pyb::object& self, int which) {
+    PLAB_REQUIRE(PLAB_HAS_CUDA, "device views need the CUDA backend; this build has none");
     Simulation& s = self.cast<Simulation&>();
-    auto* cuda = dynamic_cast<sim::cuda::CudaSimulator*>(&s.simulator());
-    PLAB_REQUIRE(cuda, "device views need the CUDA backend; this simulation runs on " +
-                           std::string(sim::backend_name(s.backend())) +
-                           " (use positions() and velocities() for host copies)");
-    const auto st = unlocked(s, [&] { return cuda->device_state(); });
+    const sim::DeviceArrays st = unlocked(s, [&] { return s.simulator().device_arrays(); });
+    PLAB_REQUIRE(st.on_device(), "device views need the CUDA backend; this simulation runs on " +
+                                     std::string(sim::backend_name(s.backend())) +
+                                     " (use positions() and velocities() for host copies)");
     DeviceView v;
     const auto n = static_cast<std::int64_t>(st.count);
     v.device = st.device;
     v.owner = self;
     v.generation = s.generation();
     v.owner_generation = &s.generation();
-    const std::int64_t row = sizeof(sim::Float4);
+    const auto row = static_cast<std::int64_t>(st.row_bytes);
     switch (which) {
         case 0:  // positions: x, y, z of each Float4
         case 1:  // velocities
@@ -133,16 +130,11 @@ DeviceView device_view(const pyb::object& self, int which) {
             v.base = reinterpret_cast<std::uintptr_t>(st.id);
             v.kind = 'u';
             v.shape = {n};
-            v.strides = {4};
+            v.strides = {static_cast<std::int64_t>(st.id_bytes)};
     }
     v.data = v.base + v.byte_offset;
     return v;
 }
-#else
-DeviceView device_view(const pyb::object&, int) {
-    throw Error("device views need the CUDA backend; this build has none");
-}
-#endif
 
 }  // namespace
 

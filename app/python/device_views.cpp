@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "app/python/dlpack.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app::py {
 

@@ -10,12 +10,13 @@
 #include "app/lab/scene_dirs.h"
 #include "app/python/bindings.h"
 #include "app/python/device_views.h"
-#include "sim/error.h"
-#include "sim/params.h"
-#include "sim/presets.h"
-#include "sim/scene_file.h"
-#include "sim/simulator.h"
-#include "sim/sph_validation.h"
+#include "sim/core/error.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
+#include "sim/run/make_simulator.h"
+#include "sim/validation/sph_validation.h"
 
 namespace pyb = pybind11;
 

@@ -6,10 +6,12 @@
 #include "app/lab/particle_export.h"
 #include "app/lab/percentile.h"
 #include "app/lab/scene_dirs.h"
-#include "app/lab/sim_time.h"
-#include "sim/checkpoint.h"
-#include "sim/error.h"
-#include "sim/scene_file.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/sim_time.h"
+#include "sim/run/make_simulator.h"
+#include "sim/run/run.h"
 
 namespace plab::app::py {
 
@@ -34,78 +36,47 @@ Simulation::Simulation(SimulationRequest request, std::vector<fs::path> scene_fo
     PLAB_REQUIRE(request_.preset.empty() || request_.scene.empty(),
                  "give a preset or a scene, not both (a scene file names its own preset)");
     if (!request_.scene.empty()) scene_path_ = resolve_scene(request_.scene, scene_folders_);
-    const sim::RunRecipe recipe = sim::resolve_run(run_request(), kDefaultParticles);
-    simulator_ = sim::make_simulator(request_.backend, &fallback_);
-    start(recipe);
-}
-
-sim::RunRequest Simulation::run_request() const {
-    sim::RunRequest r;
-    r.preset = request_.preset.empty() ? "classic" : request_.preset;
+    sim::RunStart start;
+    start.backend = request_.backend;
+    start.request.preset = request_.preset.empty() ? "classic" : request_.preset;
     if (!scene_path_.empty()) {
-        r.scene_file = sim::load_scene_file(scene_path_);
-        r.scene_source = scene_path_;
+        start.request.scene_file = sim::load_scene_file(scene_path_);
+        start.request.scene_source = scene_path_;
     }
-    r.particles = request_.particles;
-    r.assignments = request_.assignments;
-    return r;
-}
-
-void Simulation::start(const sim::RunRecipe& recipe) {
-    sim::Params params = recipe.params;
+    start.request.particles = request_.particles;
+    start.request.assignments = request_.assignments;
+    start.default_particles = kDefaultParticles;
     // A step here is one dt, as in bench and export (substeps only groups steps per frame).
-    params.substeps = 1;
-    const sim::InitialState initial = recipe.initial_state();
-    simulator_->reset(initial, params);
-    domain_ = initial.domain;
-    params_ = params;
-    preset_ = recipe.preset;
-    label_ = recipe.label;
-    warnings_ = recipe.warnings;
-    pending_reset_.clear();
-    time_ = 0;
-    steps_ = 0;
+    start.single_dt = true;
+    run_ = std::make_unique<sim::Run>(start);
     ++generation_;
 }
 
 void Simulation::step(std::int64_t n) {
     PLAB_REQUIRE(n >= 0, "step: the number of steps must be 0 or more, not " + std::to_string(n));
-    const double dt = step_seconds(params_.dt);
-    for (std::int64_t i = 0; i < n; ++i) {
-        simulator_->step(params_);
-        ++steps_;
-        time_ += dt;
-    }
-    simulator_->synchronize();
-    simulator_->take_timings();  // not measured here; drained so they do not pile up
+    for (std::int64_t i = 0; i < n; ++i) run_->step();
+    run_->simulator().synchronize();
+    run_->simulator().take_timings();  // not measured here; drained so they do not pile up
 }
 
 void Simulation::set(const std::string& name, const std::string& value_text) {
-    sim::Params edited = params_;
-    sim::apply_assignment(edited, name + "=" + value_text);
-    sim::validate(edited);
-    const sim::ParamInfo* info = sim::find_param(name);
+    const bool pending = run_->assign(name, value_text);
     request_.assignments.push_back(name + "=" + value_text);
-    if (info && info->needs_reset && info->get(edited) != info->get(params_) &&
+    if (pending &&
         std::find(pending_reset_.begin(), pending_reset_.end(), name) == pending_reset_.end())
         pending_reset_.push_back(name);
-    edited.substeps = 1;
-    params_ = edited;
 }
 
 void Simulation::reset() {
-    if (loaded_) {
-        sim::restore_checkpoint(*simulator_, *loaded_);
-        restored();
-        return;
-    }
-    // The request with every set() so far, checked in full before the running state changes.
-    const sim::RunRecipe recipe = sim::resolve_run(run_request(), kDefaultParticles);
-    start(recipe);
+    // Back to the loaded checkpoint as it was loaded, else the scene with every set() so far.
+    run_->rewind();
+    pending_reset_.clear();
+    ++generation_;
 }
 
 Arrays Simulation::arrays() {
-    const ExportFrame f = make_export_frame(simulator_->download(), params_, time_);
+    const ExportFrame f =
+        make_export_frame(run_->simulator().download(), run_->params(), run_->time());
     Arrays a;
     const std::size_t n = f.count();
     a.pos.resize(3 * n);
@@ -123,7 +94,7 @@ Arrays Simulation::arrays() {
 BenchSummary Simulation::bench(int steps, int warmup, const std::string& window,
                                double flow_time) const {
     BenchConfig c;
-    c.backend = simulator_->backend();
+    c.backend = run_->backend();
     c.preset = request_.preset.empty() ? "classic" : request_.preset;
     c.scene = scene_path_;
     c.particles = request_.particles > 0 ? request_.particles : kDefaultParticles;
@@ -161,34 +132,12 @@ BenchSummary Simulation::bench(int steps, int warmup, const std::string& window,
     return s;
 }
 
-void Simulation::save(const fs::path& path) {
-    sim::RunDescription run;
-    run.preset = loaded_ ? loaded_->run.preset : std::string(sim::preset_name(preset_));
-    run.scene = loaded_ ? loaded_->run.scene : scene_path_;
-    run.label = label_;
-    run.options = simulator_->effective_options().requested;
-    run.steps = steps_;
-    run.time = time_;
-    sim::save_checkpoint(path, *simulator_, params_, run);
-}
+void Simulation::save(const fs::path& path) { run_->save(path); }
 
 void Simulation::load(const fs::path& path) {
-    sim::Checkpoint cp = sim::load_checkpoint(path);
-    sim::restore_checkpoint(*simulator_, cp);
-    // From here on the run is the checkpoint's; reset() goes back to it.
-    loaded_ = std::move(cp);
-    restored();
-}
-
-void Simulation::restored() {
-    params_ = loaded_->params;
-    params_.substeps = 1;
-    domain_ = loaded_->state.domain;
-    label_ = loaded_->run.label;
-    warnings_.clear();
+    // From here on the run is the checkpoint's, its variants included; reset() goes back to it.
+    run_->load(sim::load_checkpoint(path));
     pending_reset_.clear();
-    time_ = loaded_->run.time;
-    steps_ = loaded_->run.steps;
     ++generation_;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The run behind a Python `particle_lab.Simulation`: a request resolved through the one run
-// recipe (sim/run_recipe.h), a simulator of the chosen backend, and the simulated time. Plain
-// C++ (no Python types), so the bindings (module.cpp) only convert; every error is a
-// plab::Error with the message the command line gives for the same input.
+// The run behind a Python `particle_lab.Simulation`: the one run every front end holds
+// (sim/run/run.h), started from the keyword arguments. Plain C++ (no Python types), so the bindings
+// (module.cpp) only convert; every error is a plab::Error with the message the command line gives
+// for the same input.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/checkpoint.h"
-#include "sim/params.h"
-#include "sim/run_recipe.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/params.h"
+#include "sim/run/run.h"
+#include "sim/run/run_recipe.h"
 
 namespace plab::app::py {
 
@@ -57,8 +58,8 @@ class Simulation {
 
     // Runs `n` steps of dt (one dt each, whatever params.substeps says, as bench does).
     void step(std::int64_t n);
-    double time() const { return time_; }
-    std::uint64_t steps() const { return steps_; }
+    double time() const { return run_->time(); }
+    std::uint64_t steps() const { return run_->steps(); }
 
     // Validated as --set name=value: out of range, unknown or breaking a rule throws and
     // changes nothing. Parameters that need a reset (radius, model constants) take effect at
@@ -68,32 +69,32 @@ class Simulation {
     // load(): back to the loaded checkpoint, as it was loaded.
     void reset();
 
-    const sim::Params& params() const { return params_; }
-    std::size_t particle_count() const { return simulator_->particle_count(); }
-    sim::Backend backend() const { return simulator_->backend(); }
-    std::string device_name() const { return simulator_->device_name(); }
-    const std::string& label() const { return label_; }
-    const sim::Domain& domain() const { return domain_; }  // m, the walls of the box
-    const std::string& fallback() const { return fallback_; }
-    const std::vector<sim::RunWarning>& warnings() const { return warnings_; }
+    const sim::Params& params() const { return run_->params(); }
+    std::size_t particle_count() const { return run_->particle_count(); }
+    sim::Backend backend() const { return run_->backend(); }
+    std::string device_name() const { return run_->simulator().device_name(); }
+    const std::string& label() const { return run_->label(); }
+    const sim::Domain& domain() const { return run_->domain(); }  // m, the walls of the box
+    const std::string& fallback() const { return run_->fallback(); }
+    const std::vector<sim::RunWarning>& warnings() const { return run_->warnings(); }
     // What needs a reset to take effect (set() of such a parameter since the last start).
     const std::vector<std::string>& pending_reset() const { return pending_reset_; }
 
     Arrays arrays();
-    sim::SimStats stats() { return simulator_->stats(params_); }
+    sim::SimStats stats() { return run_->simulator().stats(run_->params()); }
 
     // `particle-lab bench` on this simulation's request (backend, scene, count, parameters)
     // with `steps` measured steps after `warmup`, in `window` (auto, start, settled, flow): a
     // fresh run, this one's state untouched.
     BenchSummary bench(int steps, int warmup, const std::string& window, double flow_time) const;
 
-    // Checkpoints (sim/checkpoint.h): the state, parameters, time and request.
+    // Checkpoints (sim/io/checkpoint.h): the state, parameters, time and request.
     void save(const std::filesystem::path& path);
     // Replaces the run with the checkpoint's (its state, parameters, time and step count); on
     // error nothing changes.
     void load(const std::filesystem::path& path);
 
-    sim::Simulator& simulator() { return *simulator_; }
+    sim::Simulator& simulator() { return run_->simulator(); }
     // Counts the starts (construction, reset, load): device memory may move at each, so a
     // device view made before one is stale.
     const std::uint64_t& generation() const { return generation_; }
@@ -101,24 +102,11 @@ class Simulation {
     std::mutex& mutex() { return mutex_; }
 
   private:
-    sim::RunRequest run_request() const;
-    void start(const sim::RunRecipe& recipe);
-    void restored();  // the members after loaded_ was restored into the simulator
-
     SimulationRequest request_;
     std::vector<std::filesystem::path> scene_folders_;
     std::string scene_path_;  // the scene file resolved, "" for a preset run
-    std::unique_ptr<sim::Simulator> simulator_;
-    std::string fallback_;
-    sim::Params params_;
-    sim::Preset preset_ = sim::Preset::Classic;
-    sim::Domain domain_;
-    std::optional<sim::Checkpoint> loaded_;  // the checkpoint load() restored
-    std::string label_;
-    std::vector<sim::RunWarning> warnings_;
+    std::unique_ptr<sim::Run> run_;
     std::vector<std::string> pending_reset_;
-    double time_ = 0;  // s
-    std::uint64_t steps_ = 0;
     std::uint64_t generation_ = 0;
     std::mutex mutex_;
 };

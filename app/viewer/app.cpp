@@ -13,14 +13,14 @@
 #include "app/lab/interrupt.h"
 #include "app/lab/local_time.h"
 #include "app/lab/output_file.h"
-#include "app/viewer/gpu_memory.h"
 #include "app/viewer/scene_list.h"
 #include "app/viewer/session_export.h"
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 #include "render/screenshot.h"
-#include "sim/divergence.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/run/divergence.h"
+#include "sim/run/make_simulator.h"
 
 namespace plab::app {
 namespace {
@@ -40,7 +40,7 @@ std::string timestamped_png() { return "particle-lab-" + local_timestamp() + ".p
 App::App(const AppConfig& config)
     : config_(config),
       window_(config.width, config.height, "Particle Lab", config.vsync),
-      session_(config) {
+      session_(window_start(config)) {
     install_callbacks();
     imgui_ = std::make_unique<ImGuiLayer>(window_.handle());
 
@@ -74,7 +74,7 @@ App::App(const AppConfig& config)
     facts_.interop_reason = facts_.cuda_reason.empty()
                                 ? render::interop_unavailable_reason()
                                 : "no CUDA device (" + facts_.cuda_reason + ")";
-    scene_.reserve(session_.particle_count());
+    frame_.scene().reserve(session_.particle_count());
     frame_scene();
 
     std::printf("particle-lab: GL_RENDERER %s, OpenGL %s\n", facts_.gl_renderer.c_str(),
@@ -83,7 +83,7 @@ App::App(const AppConfig& config)
         "particle-lab: %s backend on %s, %zu particles (%s preset)%s%s\n",
         std::string(sim::backend_name(session_.backend())).c_str(), facts_.device_name.c_str(),
         session_.particle_count(), std::string(sim::preset_name(session_.preset())).c_str(),
-        session_.cpu_note().empty() ? "" : "; CUDA not used: ", session_.cpu_note().c_str());
+        session_.fallback().empty() ? "" : "; CUDA not used: ", session_.fallback().c_str());
     if (session_.backend() == sim::Backend::Cuda) {
         std::printf("particle-lab: CUDA-GL interop %s%s\n",
                     facts_.interop_reason.empty() ? "on" : "off, host copy: ",
@@ -142,16 +142,14 @@ float App::aspect() const {
     return scene_viewport(fb).aspect();
 }
 
-void App::frame_scene() {
-    const sim::Domain& d = session_.domain();
-    // Framing the box also sets the near and far planes; a scene file's camera then moves it.
-    camera_.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, aspect());
-    const auto& file = session_.scene_file();
-    if (file && file->camera) {
-        const sim::SceneCamera& c = *file->camera;
-        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance, glm::radians(c.yaw_deg),
-                          glm::radians(c.pitch_deg));
-    }
+void App::frame_scene() { frame_.frame_camera(session_, aspect()); }
+
+FrameView App::frame_view() const {
+    const ViewSettings& v = ui_.view;
+    return {{v.color, v.speed_scale, v.density_span, v.auto_pressure_scale, v.pressure_scale,
+             v.spin_scale},
+            v.show_box,
+            v.show_collider};
 }
 
 template <typename Change>
@@ -183,7 +181,10 @@ void App::sync() {
         }
     }
     if (r.preset) {
-        if (attempt("Switching preset", [&] { ui_.params = session_.change_preset(*r.preset); })) {
+        if (attempt("Switching preset", [&] {
+                session_.change_preset(*r.preset);
+                ui_.params = session_.params();
+            })) {
             submitted_ = ui_.params;
             diverged_ = false;
             frame_scene();
@@ -192,8 +193,10 @@ void App::sync() {
     if (r.scene) {
         if (attempt("Loading the scene", [&] {
                 const sim::SceneFile file = sim::load_scene_file(*r.scene);
-                scene_.reserve(file.particles);  // first: a failed start then only leaves buffers
-                ui_.params = session_.use_scene_file(file);
+                frame_.scene().reserve(
+                    file.particles);  // first: a failed start then only leaves buffers
+                session_.use_scene_file(file, *r.scene);
+                ui_.params = session_.params();
             })) {
             submitted_ = ui_.params;
             diverged_ = false;
@@ -206,8 +209,8 @@ void App::sync() {
     if (r.particles) {
         const std::size_t n = *r.particles;
         if (attempt("Changing the particle count", [&] {
-                scene_.reserve(n);  // first: a failed reset then only leaves bigger buffers
-                session_.change_count(n, ui_.params);
+                frame_.scene().reserve(n);  // first: a failed reset then only leaves bigger buffers
+                session_.restart(ui_.params, n);
             })) {
             diverged_ = false;
             frame_scene();
@@ -216,7 +219,7 @@ void App::sync() {
         ui_.particles_field = static_cast<int>(session_.particle_count());
     }
     if (r.reset) {
-        if (attempt("Reset", [&] { session_.reset(ui_.params); })) {
+        if (attempt("Reset", [&] { session_.restart(ui_.params); })) {
             submitted_ = ui_.params;
             if (diverged_) ui_.message.clear();
             diverged_ = false;
@@ -285,13 +288,6 @@ void App::check_stats() {
     }
 }
 
-sim::RenderStyle App::render_style() const {
-    const ViewSettings& v = ui_.view;
-    return render::scene_style(session_.params(), session_.domain(),
-                               {v.color, v.speed_scale, v.density_span, v.auto_pressure_scale,
-                                v.pressure_scale, v.spin_scale});
-}
-
 void App::choose_renderer() {
     // The renderer variant: the CUDA splatter where it can draw, else the GL sprites and why.
     // Chosen before the feed: the CUDA renderer's interop feed goes to its own buffers.
@@ -303,28 +299,25 @@ void App::choose_renderer() {
         facts_.renderer_reason =
             "the CUDA renderer needs CUDA-GL interop: " + facts_.interop_reason;
     }
-    const bool cuda = cuda_asked && facts_.renderer_reason.empty();
-    scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
-                             : render::ParticleRendererKind::Gl);
+    frame_.choose_renderer(session_, facts_.renderer_reason);
 }
 
 void App::feed_particles() {
-    scene_.reserve(session_.particle_count());
-    const sim::RenderStyle style = render_style();
+    const FrameView view = frame_view();
     const bool interop = session_.backend() == sim::Backend::Cuda &&
                          facts_.interop_reason.empty() && ui_.use_interop;
     const render::FeedPath host = ui_.host_path;
     render::FeedTiming t;
     if (interop) {
         try {
-            t = scene_.feed(session_.simulator(), style, render::FeedPath::Interop);
+            t = frame_.feed(session_, view, render::FeedPath::Interop);
         } catch (const std::exception& e) {
             // Registration or mapping refused: fall back for good and say why.
             facts_.interop_reason = std::string("interop failed: ") + e.what();
-            t = scene_.feed(session_.simulator(), style, host);
+            t = frame_.feed(session_, view, host);
         }
     } else {
-        t = scene_.feed(session_.simulator(), style, host);
+        t = frame_.feed(session_, view, host);
     }
     facts_.feeding_interop = t.path == render::FeedPath::Interop;
     facts_.feed_path = render::feed_path_name(t.path);
@@ -340,27 +333,25 @@ void App::draw_scene(WindowSize fb) {
     // The whole window is cleared (under the panel too); the scene gets the part right of it.
     PLAB_GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, 0));
     render::ScenePass::clear(fb.width, fb.height);
-    render::SceneLayers layers = render::scene_layers(session_.params(), session_.domain());
-    layers.show_box = ui_.view.show_box;
-    layers.show_collider = ui_.view.show_collider;
-    const bool cuda = scene_.renderer() == render::ParticleRendererKind::Cuda;
+    const FrameView view = frame_view();
+    const bool cuda = frame_.cuda_renderer();
 
     scene_timer_.begin();
     try {
-        scene_.draw(camera_, scene_viewport(fb), layers);
+        frame_.draw(session_, view, scene_viewport(fb));
     } catch (const std::exception& e) {
         if (!cuda) throw;
         // The splatter failed (registration, memory): the GL sprites draw from now on, from
         // a feed to their buffers.
         facts_.renderer_reason = std::string("the CUDA renderer failed: ") + e.what();
-        scene_.set_renderer(render::ParticleRendererKind::Gl);
+        frame_.scene().set_renderer(render::ParticleRendererKind::Gl);
         feed_particles();
-        scene_.draw(camera_, scene_viewport(fb), layers);
+        frame_.draw(session_, view, scene_viewport(fb));
     }
     scene_timer_.end();
     if (const auto ms = scene_timer_.poll()) history_.render_ms.push(static_cast<float>(*ms));
-    history_.cuda_renderer = scene_.renderer() == render::ParticleRendererKind::Cuda;
-    if (const auto t = scene_.poll_splat_timings()) {
+    history_.cuda_renderer = frame_.scene().renderer() == render::ParticleRendererKind::Cuda;
+    if (const auto t = frame_.scene().poll_splat_timings()) {
         history_.splat_clear_ms = t->clear_ms;
         history_.splat_ms = t->splat_ms;
         history_.splat_resolve_ms = t->resolve_ms;
@@ -408,7 +399,7 @@ bool App::frame() {
     // Every few frames, and after each single step while paused.
     if (frames_ % kStatsEvery == 0 || (advance && ui_.paused)) check_stats();
     if (session_.backend() == sim::Backend::Cuda && frames_ % kMemoryEvery == 0) {
-        facts_.gpu_memory = query_gpu_memory();
+        facts_.gpu_memory = sim::device_memory();
     } else if (session_.backend() != sim::Backend::Cuda) {
         facts_.gpu_memory.reset();
     }

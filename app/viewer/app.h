@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "app/frame/frame.h"
 #include "app/lab/recorder.h"
 #include "app/lab/recording.h"
 #include "app/viewer/app_config.h"
@@ -14,8 +15,8 @@
 #include "app/viewer/imgui_layer.h"
 #include "app/viewer/panel.h"
 #include "app/viewer/record_panel.h"
-#include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
+#include "app/viewer/window_run.h"
 #include "app/viewer/window_video.h"
 #include "render/gpu_timer.h"
 #include "render/orbit_camera.h"
@@ -47,7 +48,7 @@ class App {
     void check_stats();
     void choose_renderer();  // before the feed of each frame
     void feed_particles();
-    sim::RenderStyle render_style() const;
+    FrameView frame_view() const;  // the panel's colour and layer choices
     void draw_scene(WindowSize framebuffer);
     void draw_panel_layer();
     void save_screenshot(const std::string& path, WindowSize framebuffer);
@@ -89,12 +90,11 @@ class App {
 
     AppConfig config_;
     GlfwWindow window_;  // first in, last out: every GL object below needs its context
-    SimSession session_;
+    sim::Run session_;
     std::unique_ptr<ImGuiLayer> imgui_;  // made after the app's callbacks are installed
-    render::ScenePass scene_;  // feed, clear and draw, as `bench --render` draws its frames
+    Frame frame_;  // feed, camera and draw, as `bench --render` and the video draw theirs
     render::GpuTimer scene_timer_;
     render::GpuTimer panel_timer_;
-    render::OrbitCamera camera_;
 
     UiState ui_;
     sim::Params submitted_;  // the last edit handed to the session (validated or refused)

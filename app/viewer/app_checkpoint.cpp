@@ -6,8 +6,8 @@
 #include "app/lab/checkpoint_options.h"
 #include "app/lab/output_file.h"
 #include "app/viewer/app.h"
-#include "sim/checkpoint.h"
-#include "sim/format_numbers.h"
+#include "sim/core/format_numbers.h"
+#include "sim/io/checkpoint.h"
 
 namespace plab::app {
 
@@ -18,8 +18,8 @@ void App::sync_checkpoints(const Requests& r) {
             require_writable(path);
             session_.save(path);
             ui_.say("Saved " + path +
-                    sim::format_numbers(" (step %.0f, t = %.6g s).", double(session_.steps_run()),
-                                        session_.sim_time()));
+                    sim::format_numbers(" (step %.0f, t = %.6g s).", double(session_.steps()),
+                                        session_.time()));
         } catch (const std::exception& e) {
             ui_.say(std::string("Save failed: ") + e.what(), true);
         }
@@ -28,7 +28,8 @@ void App::sync_checkpoints(const Requests& r) {
         try {
             // Read and checked whole before anything of the running session changes.
             const sim::Checkpoint c = sim::load_checkpoint(path);
-            scene_.reserve(c.particle_count());  // first: a failed load then only leaves buffers
+            frame_.scene().reserve(
+                c.particle_count());  // first: a failed load then only leaves buffers
             session_.load(c, path);
             ui_.params = session_.params();
             submitted_ = ui_.params;
@@ -56,14 +57,14 @@ void App::save_every_tick() {
     // early, so sums of dt that land a rounding below it count).
     const double slack = 1e-3 * session_.params().dt;
     const auto multiple =
-        static_cast<long long>(std::floor((session_.sim_time() + slack) / every.seconds));
+        static_cast<long long>(std::floor((session_.time() + slack) / every.seconds));
     if (saved_multiple_ < 0 || multiple < saved_multiple_) {
         saved_multiple_ = multiple;  // the start, or a reset or load that went back in time
         return;
     }
     if (multiple == saved_multiple_) return;
     saved_multiple_ = multiple;
-    const std::string path = save_every_path(every, session_.steps_run());
+    const std::string path = save_every_path(every, session_.steps());
     try {
         session_.save(path);
         ui_.say("Saved " + path);

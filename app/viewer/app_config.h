@@ -6,10 +6,10 @@
 
 #include "app/lab/checkpoint_options.h"
 #include "app/viewer/window_video.h"
-#include "sim/checkpoint.h"
-#include "sim/color_map.h"
-#include "sim/run_recipe.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/physics/color_map.h"
+#include "sim/run/run_recipe.h"
 
 namespace plab::app {
 

@@ -11,7 +11,7 @@
 namespace plab::app {
 
 void App::start_video(const WindowVideoSettings& settings) {
-    video_ = std::make_unique<WindowVideo>(settings, session_.sim_time());
+    video_ = std::make_unique<WindowVideo>(settings, session_.time());
     ui_.video_recording = true;
     ui_.video_status = video_->progress();
 }
@@ -40,10 +40,8 @@ void App::sync_video(const Requests& r) {
 void App::video_tick() {
     if (!video_) return;
     try {
-        render::SceneLayers layers = render::scene_layers(session_.params(), session_.domain());
-        layers.show_box = ui_.view.show_box;
-        layers.show_collider = ui_.view.show_collider;
-        video_->capture(scene_, camera_, layers, session_.sim_time());
+        const render::SceneLayers layers = Frame::layers(session_, frame_view());
+        video_->capture(frame_.scene(), frame_.camera(), layers, session_.time());
         ui_.video_status = video_->progress();
     } catch (...) {
         PLAB_GL_CHECK(glBindFramebuffer(GL_FRAMEBUFFER, 0));

@@ -8,8 +8,8 @@
 
 namespace plab::app {
 
-void export_controls(UiState& ui, const SimSession& session) {
-    ImGui::Text("simulated time %.6g s", session.sim_time());
+void export_controls(UiState& ui, const sim::Run& session) {
+    ImGui::Text("simulated time %.6g s", session.time());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Steps run since the last reset × dt; Reset sets it back to 0.");
 

@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "render/gl_check.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

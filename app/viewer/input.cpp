@@ -134,22 +134,22 @@ void App::on_cursor(double x, double y) {
     if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.collider) {
         // Into the host copy: applied with the other edits at the next sync.
         sim::Params& p = ui_.params;
-        const glm::vec3 moved =
-            camera_.drag_in_view_plane({p.collider_x, p.collider_y, p.collider_z}, dx, dy, height);
+        const glm::vec3 moved = frame_.camera().drag_in_view_plane(
+            {p.collider_x, p.collider_y, p.collider_z}, dx, dy, height);
         const sim::Domain& d = session_.domain();
         p.collider_x = std::clamp(moved.x, d.min.x, d.max.x);
         p.collider_y = std::clamp(moved.y, d.min.y, d.max.y);
         p.collider_z = std::clamp(moved.z, d.min.z, d.max.z);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {
-        camera_.orbit(dx, dy);
+        frame_.camera().orbit(dx, dy);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_RIGHT) {
-        camera_.pan(dx, dy, height);
+        frame_.camera().pan(dx, dy, height);
     }
 }
 
 void App::on_scroll(double dy) {
     if (imgui_ && imgui_->wants_mouse()) return;
-    camera_.zoom(static_cast<float>(dy));
+    frame_.camera().zoom(static_cast<float>(dy));
 }
 
 }  // namespace plab::app

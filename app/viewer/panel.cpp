@@ -3,10 +3,10 @@
 #include "app/viewer/checkpoint_panel.h"
 #include "app/viewer/export_panel.h"
 #include "app/viewer/video_panel.h"
-#include "sim/derived.h"
-#include "sim/format_numbers.h"
-#include "sim/presets.h"
-#include "sim/sph_kernel.h"
+#include "sim/core/format_numbers.h"
+#include "sim/model/derived.h"
+#include "sim/model/presets.h"
+#include "sim/physics/sph_kernel.h"
 
 #include <imgui.h>
 
@@ -86,7 +86,7 @@ std::string param_tooltip(const sim::ParamInfo& info) {
     return t;
 }
 
-void parameter_sliders(UiState& ui, const SimSession& session) {
+void parameter_sliders(UiState& ui, const sim::Run& session) {
     const sim::Params preset = sim::preset_params(session.preset());
     const sim::Model model = session.params().model;
     for (const sim::ParamInfo& info : sim::param_table()) {
@@ -142,7 +142,7 @@ void parameter_sliders(UiState& ui, const SimSession& session) {
 
 // Density error, fastest particle and the Courant number, with the CFL limit on dt and a
 // warning when the step is above it.
-void sph_stats_line(const UiState& ui, const SimSession& session) {
+void sph_stats_line(const UiState& ui, const sim::Run& session) {
     const sim::SimStats& st = ui.stats;
     const sim::Params& p = ui.params;
     const double rho0 = p.rest_density;
@@ -176,7 +176,7 @@ void friction_stats_line(const sim::FrictionStats& f) {
         ImGui::TextColored(kWarn, "%zu particles had more contacts than memory slots", f.slotless);
 }
 
-void simulation_section(UiState& ui, const SimSession& session) {
+void simulation_section(UiState& ui, const sim::Run& session) {
     if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
 
     if (!ui.scenes.empty()) {
@@ -314,7 +314,7 @@ std::string mib(std::size_t bytes) {
     return format_numbers("%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
-void timing_section(const SimSession& session, const FrameHistory& h, const PanelFacts& f) {
+void timing_section(const sim::Run& session, const FrameHistory& h, const PanelFacts& f) {
     if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const float frame = h.frame_ms.mean();
     ImGui::Text("%.1f FPS   frame %.2f ms (mean of %d)", frame > 0.f ? 1000.f / frame : 0.f, frame,
@@ -368,7 +368,7 @@ void timing_section(const SimSession& session, const FrameHistory& h, const Pane
     }
 }
 
-void optimizations_section(UiState& ui, const SimSession& session, const PanelFacts& f) {
+void optimizations_section(UiState& ui, const sim::Run& session, const PanelFacts& f) {
     if (!ImGui::CollapsingHeader("Optimizations", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const bool cuda_running = session.backend() == sim::Backend::Cuda;
     int backend = cuda_running ? 1 : 0;
@@ -468,7 +468,7 @@ void help_section() {
 
 }  // namespace
 
-void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
+void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& history,
                 const PanelFacts& facts, RecordUi& record, const Recorder& recorder) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
@@ -487,13 +487,13 @@ void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& hist
     ImGui::PushItemWidth(ImGui::GetFontSize() * 11.f);
     if (session.backend() == sim::Backend::Cpu) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-        if (session.cpu_note().empty()) {
+        if (session.fallback().empty()) {
             ImGui::TextWrapped("CPU backend (as asked).");
         } else {
             ImGui::TextWrapped(
                 "CPU backend: CUDA is not in use because %s. Scenes run smaller "
                 "here (%zu particles by default).",
-                session.cpu_note().c_str(), default_particles(sim::Backend::Cpu));
+                session.fallback().c_str(), default_particles(sim::Backend::Cpu));
         }
         ImGui::PopStyleColor();
     }
@@ -503,7 +503,7 @@ void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& hist
         ImGui::PopStyleColor();
         if (ImGui::SmallButton("dismiss")) ui.message.clear();
     }
-    // The start-up checks (sim/run_checks.h) stay on show while they hold.
+    // The start-up checks (sim/model/run_checks.h) stay on show while they hold.
     for (const sim::RunWarning& w : session.warnings()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
         ImGui::TextWrapped("Warning: %s", w.text.c_str());

@@ -11,15 +11,10 @@
 #include "app/lab/recorder.h"
 #include "app/viewer/frame_history.h"
 #include "app/viewer/record_panel.h"
-#include "app/viewer/sim_session.h"
 #include "app/viewer/ui_state.h"
+#include "app/viewer/window_run.h"
 
 namespace plab::app {
-
-struct GpuMemory {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-};
 
 // Facts about the machine and the frame the panel shows but does not change.
 struct PanelFacts {
@@ -34,7 +29,7 @@ struct PanelFacts {
     // Why the CUDA renderer asked for (the renderer variant) does not draw; "" when it does or
     // was not asked for.
     std::string renderer_reason;
-    std::optional<GpuMemory> gpu_memory;
+    std::optional<sim::DeviceMemory> gpu_memory;
 };
 
 // Width of the panel when it first appears (screen coordinates); the layout is then kept in
@@ -42,7 +37,7 @@ struct PanelFacts {
 inline constexpr float kPanelWidth = 400.f;
 inline constexpr float kPanelMargin = 10.f;
 
-void draw_panel(UiState& ui, const SimSession& session, const FrameHistory& history,
+void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& history,
                 const PanelFacts& facts, RecordUi& record, const Recorder& recorder);
 
 }  // namespace plab::app

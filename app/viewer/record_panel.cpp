@@ -9,8 +9,8 @@
 
 #include "app/lab/local_time.h"
 #include "app/lab/output_file.h"
-#include "sim/error.h"
-#include "sim/format_numbers.h"
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
 
 namespace plab::app {
 namespace {

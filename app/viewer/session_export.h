@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/viewer/sim_session.h"
+#include "app/viewer/window_run.h"
 
 namespace plab::app {
 
@@ -12,6 +12,6 @@ namespace plab::app {
 // the frames already there, and adds it to the folder's particles.vtk.series. Returns the VTK
 // file's path. Throws plab::Error naming the folder or file that could not be written; the
 // simulation is not touched either way.
-std::filesystem::path export_session_frame(SimSession& session, const std::string& folder);
+std::filesystem::path export_session_frame(sim::Run& session, const std::string& folder);
 
 }  // namespace plab::app

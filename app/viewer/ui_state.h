@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "render/particle_feed.h"
-#include "sim/color_map.h"
-#include "sim/params.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
+#include "sim/physics/color_map.h"
 
 namespace plab::app {
 

@@ -10,11 +10,11 @@
 #include "app/lab/output_file.h"
 #include "app/lab/video_encoder.h"
 #include "app/viewer/app.h"
-#include "sim/checkpoint.h"
-#include "sim/enum_names.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/core/enum_names.h"
+#include "sim/core/error.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/presets.h"
 
 namespace plab::app {
 namespace {

@@ -3,7 +3,7 @@
 #include <glad/gl.h>
 
 #include "render/gl_check.h"
-#include "sim/format_numbers.h"
+#include "sim/core/format_numbers.h"
 
 namespace plab::app {
 

@@ -8,7 +8,7 @@
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/pinned_buffer.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
 
 namespace plab::sim::cuda {
 

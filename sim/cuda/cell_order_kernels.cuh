@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "sim/cuda/list_control.h"
-#include "sim/dem_step.h"
+#include "sim/physics/dem_step.h"
 
 namespace plab::sim::cuda {
 

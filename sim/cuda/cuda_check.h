@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::sim::cuda {
 

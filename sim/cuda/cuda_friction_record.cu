@@ -1,4 +1,4 @@
-// The CUDA frictional state as a captured state carries it (sim/friction_record.h): its
+// The CUDA frictional state as a captured state carries it (sim/physics/friction_record.h): its
 // memory check, its restore after a reset and its capture. The CPU twin is
 // FrictionState::capture / restore.
 #include <string>

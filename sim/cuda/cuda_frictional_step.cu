@@ -1,6 +1,6 @@
 // The frictional contact law on the CUDA backend (dem_frictional_step.h): its device state,
 // the variants it runs with, its pass and the readback of its state. The CPU twin is
-// CpuSimulator::frictional_pass with sim/friction_state.h.
+// CpuSimulator::frictional_pass with sim/cpu/friction_state.h.
 #include <algorithm>
 #include <utility>
 
@@ -81,18 +81,18 @@ void CudaSimulator::Impl::enqueue_frictional(const Params& p) {
     const std::size_t shared = frictional_shared_bytes(block);
     auto launch = [&](auto* kernel, const ListControl* ctl) {
         kernel<<<blocks_for(count, block), block, shared, stream.get()>>>(
-            views(), friction.buffers(), step_grid(), p, domain, list, stray_view(),
-            list_geometry_.rebuild_dist2, ctl);
+            views(), friction.buffers(), step_grid(), p, domain, list, lists.stray_view(),
+            lists.geometry.rebuild_dist2, ctl);
         check_launch();
     };
     if (!list.active()) {
         launch(frictional_kernel<FrictionalSource::Grid>, nullptr);
-    } else if (stray_limit_now == 0) {
+    } else if (lists.stray_limit_now == 0) {
         launch(frictional_kernel<FrictionalSource::Lists>, nullptr);
     } else {
         // Which of the two runs is the device's decision (ListControl::strays).
-        launch(frictional_kernel<FrictionalSource::Lists>, list_control.data());
-        launch(frictional_kernel<FrictionalSource::ListsWithStrays>, list_control.data());
+        launch(frictional_kernel<FrictionalSource::Lists>, lists.control.data());
+        launch(frictional_kernel<FrictionalSource::ListsWithStrays>, lists.control.data());
     }
     friction.copy_rotation(stream.get());
 }

@@ -2,17 +2,16 @@
 // and the export into render buffers.
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "sim/bead_size.h"
-#include "sim/color_map.h"
+#include "sim/core/error.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/nvtx_range.h"
-#include "sim/error.h"
-#include "sim/host_state.h"
-#include "sim/sph_kernel.h"
-#include "sim/stats_body.h"
+#include "sim/engine/host_state.h"
+#include "sim/model/bead_size.h"
+#include "sim/physics/color_map.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/physics/stats_body.h"
 
 namespace plab::sim::cuda {
 namespace {
@@ -78,8 +77,8 @@ SimStats CudaSimulator::stats(const Params& params) {
     m.stats.upload({&init, 1}, s);
     if (m.count > 0) {
         const uint32_t blocks = std::min<uint32_t>(blocks_for(m.count, 256), 1024);
-        stats_kernel<<<blocks, 256, 0, s>>>(m.pos.data(), m.vel.data(), m.count, particle_mass(p),
-                                            m.stats.data());
+        stats_kernel<<<blocks, 256, 0, s>>>(m.particles.pos.data(), m.particles.vel.data(), m.count,
+                                            particle_mass(p), m.stats.data());
         m.check_launch();
     }
     DeviceStats host{};
@@ -102,21 +101,27 @@ Snapshot CudaSimulator::download() {
     Impl& m = *impl_;
     std::vector<Float4> pos(m.count), vel(m.count);
     std::vector<uint32_t> id(m.count);
-    m.pos.download(pos, m.stream.get());
-    m.vel.download(vel, m.stream.get());
-    m.id.download(id, m.stream.get());
+    m.particles.pos.download(pos, m.stream.get());
+    m.particles.vel.download(vel, m.stream.get());
+    m.particles.id.download(id, m.stream.get());
     m.sync();
     return to_id_order(pos, vel, id);
 }
 
-CudaSimulator::DeviceState CudaSimulator::device_state() {
+DeviceArrays CudaSimulator::device_arrays() {
     Impl& m = *impl_;
     m.sync();
     if (!m.state_shared) {
         m.state_shared = true;  // positions may now change between steps: hash every step
         m.graph.reset();        // a graph captured before starts at the scan
     }
-    return {m.pos.data(), m.vel.data(), m.id.data(), m.count, m.device};
+    DeviceArrays d;
+    d.pos = m.particles.pos.data();
+    d.vel = m.particles.vel.data();
+    d.id = m.particles.id.data();
+    d.count = m.count;
+    d.device = m.device;
+    return d;
 }
 
 InitialState CudaSimulator::capture_state() {
@@ -128,14 +133,15 @@ InitialState CudaSimulator::capture_state() {
     st.pos.resize(m.count);
     st.vel.resize(m.count);
     st.order.resize(m.count);
-    m.pos.download(st.pos, s);
-    m.vel.download(st.vel, s);
-    m.id.download(st.order, s);
-    if (m.hi_active) {
+    const ParticleArrays& a = m.particles;
+    a.pos.download(st.pos, s);
+    a.vel.download(st.vel, s);
+    a.id.download(st.order, s);
+    if (a.hi_active) {
         st.pos_hi.resize(m.count);
         st.vel_hi.resize(m.count);
-        m.pos_hi.download(st.pos_hi, s);
-        m.vel_hi.download(st.vel_hi, s);
+        a.pos_hi.download(st.pos_hi, s);
+        a.vel_hi.download(st.vel_hi, s);
     }
     m.sync();
     if (m.friction.size() == m.count) st.friction = m.friction.capture(s);
@@ -148,26 +154,9 @@ void CudaSimulator::Impl::enqueue_export(const RenderStyle& style, Float4* pos_o
                                          Float4* color_out) {
     const Float4* omega = friction.size() == count ? friction.buffers().omega : nullptr;
     export_kernel<<<blocks_for(count, 256), 256, 0, stream.get()>>>(
-        pos.data(), vel.data(), id.data(), count, grid, reset_params.radius, style, omega, pos_out,
-        color_out);
+        particles.pos.data(), particles.vel.data(), particles.id.data(), count, grid,
+        reset_params.radius, style, omega, pos_out, color_out);
     check_launch();
-}
-
-// The device staging of exports to host memory: n positions, then n colours. The copy of an
-// asynchronous export may still be reading it on the second stream, so the simulator's stream
-// waits for that copy before anything writes the staging again (a no-op on the device when
-// the copy is done): the next export kernel can never overwrite particles the copy has not
-// taken yet. Growing frees the old block, so then the host waits for the copy first.
-Float4* CudaSimulator::Impl::claim_staging(std::size_t n) {
-    require_free_device_memory(staging.growth_bytes(2 * n), "the host-copy export",
-                               2 * sizeof(Float4));
-    AsyncExport& a = async_export;
-    if (a.copy_enqueued) {
-        if (staging.growth_bytes(2 * n) > 0) PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
-        PLAB_CUDA_CHECK(cudaStreamWaitEvent(stream.get(), a.copied.get(), 0));
-    }
-    staging.resize(2 * n);
-    return staging.data();
 }
 
 void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle& style) {
@@ -182,20 +171,20 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
     Float4* pos_out = target.positions;
     Float4* color_out = target.colors;
     if (!target.on_device) {
-        pos_out = m.claim_staging(n);
+        pos_out = m.exports.claim_staging(n, s);
         color_out = pos_out + n;
     }
     cudaStream_t reader = target.on_device ? target.reader_stream : nullptr;
     if (reader != nullptr) {
         // Not over particles the reader has yet to read: wait for its queued work.
-        PLAB_CUDA_CHECK(cudaEventRecord(m.reader_done.get(), reader));
-        PLAB_CUDA_CHECK(cudaStreamWaitEvent(s, m.reader_done.get(), 0));
+        PLAB_CUDA_CHECK(cudaEventRecord(m.exports.reader_done.get(), reader));
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(s, m.exports.reader_done.get(), 0));
     }
-    m.record(m.export_start.get());
+    m.record(m.exports.start.get());
     m.enqueue_export(style, pos_out, color_out);
     if (reader != nullptr) {
-        PLAB_CUDA_CHECK(cudaEventRecord(m.export_ready.get(), s));
-        PLAB_CUDA_CHECK(cudaStreamWaitEvent(reader, m.export_ready.get(), 0));
+        PLAB_CUDA_CHECK(cudaEventRecord(m.exports.ready.get(), s));
+        PLAB_CUDA_CHECK(cudaStreamWaitEvent(reader, m.exports.ready.get(), 0));
     }
     if (!target.on_device) {
         PLAB_CUDA_CHECK(cudaMemcpyAsync(target.positions, pos_out, n * sizeof(Float4),
@@ -203,8 +192,8 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
         PLAB_CUDA_CHECK(cudaMemcpyAsync(target.colors, color_out, n * sizeof(Float4),
                                         cudaMemcpyDeviceToHost, s));
     }
-    m.record(m.export_end.get());
-    m.export_recorded = true;
+    m.record(m.exports.end.get());
+    m.exports.recorded = true;
     if (!target.on_device) m.sync();
 }
 
@@ -227,15 +216,15 @@ void CudaSimulator::export_render(const RenderTarget& target, const RenderStyle&
 void CudaSimulator::export_render_async(const RenderStyle& style) {
     NvtxRange range("export (async copy)");
     Impl& m = *impl_;
-    AsyncExport& a = m.async_export;
+    AsyncExport& a = m.exports.async;
     const std::size_t n = m.count;
     PinnedBuffer<Float4>& host = a.host[a.next];
     if (host.size() < 2 * n) PLAB_CUDA_CHECK(cudaStreamSynchronize(a.copy_stream.get()));
     host.resize(2 * n);
     if (n > 0) {
         cudaStream_t copy = a.copy_stream.get();
-        Float4* staging = m.claim_staging(n);
-        m.record(m.export_start.get());
+        Float4* staging = m.exports.claim_staging(n, m.stream.get());
+        m.record(m.exports.start.get());
         m.enqueue_export(style, staging, staging + n);
         m.record(a.exported.get());
         PLAB_CUDA_CHECK(cudaStreamWaitEvent(copy, a.exported.get(), 0));
@@ -244,68 +233,51 @@ void CudaSimulator::export_render_async(const RenderStyle& style) {
                                         cudaMemcpyDeviceToHost, copy));
         // From the kernel's start on one stream to the copy's end on the other: the span
         // last_export_ms gives for a synchronous host export too.
-        PLAB_CUDA_CHECK(cudaEventRecord(m.export_end.get(), copy));
+        PLAB_CUDA_CHECK(cudaEventRecord(m.exports.end.get(), copy));
         PLAB_CUDA_CHECK(cudaEventRecord(a.copied.get(), copy));
         a.copy_enqueued = true;
-        m.export_recorded = true;
+        m.exports.recorded = true;
     }
     a.last = {host.data(), host.data() + n, n};
     a.next ^= 1;
 }
 
 HostRenderFrame CudaSimulator::wait_export_async() {
-    AsyncExport& a = impl_->async_export;
+    AsyncExport& a = impl_->exports.async;
     if (a.copy_enqueued) PLAB_CUDA_CHECK(cudaEventSynchronize(a.copied.get()));
     return a.last;
 }
 
 Float4* CudaSimulator::host_staging(std::size_t count) {
-    Impl& m = *impl_;
-    m.sync();  // an export may still be copying into the old block
-    m.pinned.resize(2 * count);
-    return m.pinned.data();
+    impl_->sync();  // an export may still be copying into the old block
+    return impl_->exports.host_staging(count);
 }
 
-double CudaSimulator::last_export_ms() {
-    Impl& m = *impl_;
-    if (!m.export_recorded) return 0;
-    PLAB_CUDA_CHECK(cudaEventSynchronize(m.export_end.get()));
-    float ms = 0;
-    PLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, m.export_start.get(), m.export_end.get()));
-    return ms;
-}
+double CudaSimulator::last_export_ms() { return impl_->exports.last_ms(); }
 
 GridSnapshot CudaSimulator::build_grid() {
     Impl& m = *impl_;
-    m.hi_active = false;  // the state is reordered below; a double state restarts from it
+    // The state is reordered below; a double state restarts from it.
+    m.particles.hi_active = false;
     m.graph.reset();
     cudaStream_t s = m.stream.get();
     m.memory = Memory::Sorted;  // the snapshot is the sorted copy, whatever the last step used
     // On the scene's grid; the state is reordered, so lists rebuild at the next step.
-    const bool lists = std::exchange(m.options.neighbour_list, false);
-    m.enqueue_grid();
-    m.enqueue_reorder();
-    m.options.neighbour_list = lists;
-    m.list_was_on = false;
+    m.enqueue_grid(GridUse::Scene);
+    m.enqueue_reorder(GridUse::Scene);
+    m.lists.was_on = false;
     m.hashed = false;  // the state is reordered below
     GridSnapshot g;
     std::vector<uint32_t> cell(m.count), slot(m.count);
     g.sorted_id.resize(m.count);
     g.cell_start.resize(m.grid.num_cells() + 1);
-    m.sorted_id.download(g.sorted_id, s);
-    m.cell_start.download(g.cell_start, s);
-    m.cell.download(cell, s);
-    m.slot.download(slot, s);
+    m.particles.sorted_id.download(g.sorted_id, s);
+    m.grid_arrays.cell_start.download(g.cell_start, s);
+    m.grid_arrays.cell.download(cell, s);
+    m.grid_arrays.slot.download(slot, s);
     // Keep the state consistent: the reordered copy becomes the state.
     const std::size_t n = m.count;
-    if (n > 0) {
-        PLAB_CUDA_CHECK(cudaMemcpyAsync(m.pos.data(), m.sorted_pos.data(), n * sizeof(Float4),
-                                        cudaMemcpyDeviceToDevice, s));
-        PLAB_CUDA_CHECK(cudaMemcpyAsync(m.vel.data(), m.sorted_vel.data(), n * sizeof(Float4),
-                                        cudaMemcpyDeviceToDevice, s));
-        PLAB_CUDA_CHECK(cudaMemcpyAsync(m.id.data(), m.sorted_id.data(), n * sizeof(uint32_t),
-                                        cudaMemcpyDeviceToDevice, s));
-    }
+    m.particles.adopt_sorted(n, s);
     m.sync();
     g.sorted_cell.resize(n);
     for (std::size_t i = 0; i < n; ++i) g.sorted_cell[g.cell_start[cell[i]] + slot[i]] = cell[i];

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "sim/friction_state.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/physics/friction_record.h"
 
 namespace plab::sim::cuda {
 
@@ -61,22 +61,10 @@ class CudaSimulator final : public Simulator {
     // Blocks of the last persistent launch (what fits on the GPU at once), 0 before any.
     int persistent_grid_blocks() const;
 
-    // The current state where the device keeps it, for readers that take device memory
-    // without a copy (the Python module's __cuda_array_interface__ and DLPack views): `count`
-    // positions (xyz in m) and velocities (xyz in m/s, w the SPH density) in memory order (cell
-    // order after a step with sorted memory), `id[k]` the particle in row k. Waits for the
-    // device first. The pointers stay valid until the next reset (or reserve); the values they
-    // point to change with every step. Positions written through them between steps are taken
-    // up by the next step (from the first call until the next reset, every step hashes the
-    // state afresh instead of carrying the last step's hash).
-    struct DeviceState {
-        const Float4* pos = nullptr;
-        const Float4* vel = nullptr;
-        const std::uint32_t* id = nullptr;
-        std::size_t count = 0;
-        int device = 0;  // CUDA device ordinal
-    };
-    DeviceState device_state();
+    // The state's device memory (Simulator::device_arrays). Waits for the device first. From
+    // the first call until the next reset, every step hashes the state afresh instead of
+    // carrying the last step's hash, since positions may be written between steps.
+    DeviceArrays device_arrays() override;
 
   private:
     struct Impl;

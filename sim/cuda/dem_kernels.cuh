@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "sim/cuda/dem_thread_bodies.cuh"
-#include "sim/dem_step.h"
+#include "sim/physics/dem_step.h"
 
 namespace plab::sim::cuda {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/dem_step.h"
-#include "sim/neighbour_list.h"
+#include "sim/physics/dem_step.h"
+#include "sim/physics/neighbour_list.h"
 
 namespace plab::sim::cuda {
 

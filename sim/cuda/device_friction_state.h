@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA backend's frictional state (dem_frictional_step.h), the device twin of
-// sim/friction_state.h: rotations and contact memory per particle id. Allocated and zeroed
+// sim/cpu/friction_state.h: rotations and contact memory per particle id. Allocated and zeroed
 // outside any captured step (the step only reads and writes it), so a CUDA graph replays it.
 #include <cuda_runtime_api.h>
 
@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/vec.h"
 #include "sim/cuda/device_buffer.h"
-#include "sim/dem_frictional_step.h"
-#include "sim/friction_record.h"
-#include "sim/friction_state.h"
-#include "sim/vec.h"
+#include "sim/physics/dem_frictional_step.h"
+#include "sim/physics/friction_record.h"
 
 namespace plab::sim::cuda {
 

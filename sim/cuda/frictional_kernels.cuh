@@ -6,10 +6,10 @@
 #include <cstdint>
 
 #include "sim/cuda/list_control.h"
-#include "sim/dem_frictional_step.h"
-#include "sim/dem_step.h"
-#include "sim/list_strays.h"
-#include "sim/neighbour_list.h"
+#include "sim/physics/dem_frictional_step.h"
+#include "sim/physics/dem_step.h"
+#include "sim/physics/list_strays.h"
+#include "sim/physics/neighbour_list.h"
 
 namespace plab::sim::cuda {
 
@@ -66,7 +66,7 @@ __device__ inline void for_each_touching(uint32_t i, const StepBuffers& b, float
 
 // Where the pass takes each particle's candidates from: the 27 cells of the grid; the
 // neighbour lists; or the lists on a step that keeps them with strays (ListControl::strays,
-// listed in `strays.index`), whose contacts the pass then finds itself (sim/list_strays.h).
+// listed in `strays.index`), whose contacts the pass then finds itself (sim/physics/list_strays.h).
 enum class FrictionalSource { Grid, Lists, ListsWithStrays };
 
 // Candidates from `Source`, exactly as the CPU pass takes them, through for_each_touching

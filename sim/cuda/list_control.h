@@ -12,8 +12,8 @@ struct ListControl {
     unsigned int blocks_done;  // blocks of the displacement check that finished
     unsigned int most_found;   // the most candidates one particle had at a build
     unsigned int moved;        // particles past half the skin, counted by the check
-    unsigned int strays;       // this step's strays to repair (0 on a build; sim/list_strays.h)
-    unsigned int repairs;      // particles queued for repair this step
+    unsigned int strays;   // this step's strays to repair (0 on a build; sim/physics/list_strays.h)
+    unsigned int repairs;  // particles queued for repair this step
     unsigned long long steps;  // steps since the reset
     unsigned long long builds;
     unsigned long long overflowed;   // particles whose candidates did not fit, summed over builds

@@ -7,8 +7,8 @@
 
 #include "sim/cuda/dem_thread_bodies.cuh"
 #include "sim/cuda/list_control.h"
-#include "sim/list_strays.h"
-#include "sim/neighbour_list.h"
+#include "sim/physics/list_strays.h"
+#include "sim/physics/neighbour_list.h"
 
 namespace plab::sim::cuda {
 
@@ -86,7 +86,7 @@ __global__ void list_build_kernel(StepBuffers b, GridSpec g, NeighbourList l, fl
     }
 }
 
-// The strays' repair (sim/list_strays.h), after the force pass and the drift: each stray
+// The strays' repair (sim/physics/list_strays.h), after the force pass and the drift: each stray
 // queues itself and its neighbours whose lists miss it, once each (the `queued` marks).
 __global__ void stray_queue_kernel(StepBuffers b, GridSpec g, Params p, NeighbourList l,
                                    StrayList s, float rebuild_dist2, ListControl* ctl) {

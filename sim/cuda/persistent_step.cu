@@ -10,11 +10,11 @@
 
 #include <string>
 
+#include "sim/core/error.h"
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/dem_thread_bodies.cuh"
 #include "sim/cuda/persistent_step.h"
-#include "sim/dem_step.h"
-#include "sim/error.h"
+#include "sim/physics/dem_step.h"
 
 namespace plab::sim::cuda {
 namespace {

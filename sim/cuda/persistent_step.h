@@ -9,8 +9,8 @@
 #include <string>
 
 #include "sim/cuda/device_buffer.h"
-#include "sim/dem_step.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/physics/dem_step.h"
 
 namespace plab::sim::cuda {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "sim/cuda/sph_list.h"
-#include "sim/sph_step.h"
+#include "sim/physics/sph_step.h"
 
 namespace plab::sim::cuda {
 

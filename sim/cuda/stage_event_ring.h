@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/cuda/cuda_handles.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
 
 namespace plab::sim::cuda {
 

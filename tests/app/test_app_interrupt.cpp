@@ -15,19 +15,19 @@
 #include <vector>
 
 #include "app/lab/recording.h"
-#include "child_process.h"
+#include "app/output_temporaries.h"
+#include "support/child_process.h"
+#include "support/file_text.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
+using test::on_path;
 using namespace std::chrono_literals;
-using test::file_text;
-using test::TempFolder;
-
-bool on_path(const std::string& tool) {
-    return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
+using test::read_text;
 
 // xvfb-run around `command` (a bash script with the app's path as $0), with the panel's ini
 // file kept in `dir` and the sanitizer build's X11/GL leaks suppressed.
@@ -54,7 +54,7 @@ const std::vector<std::string> kLongRun = {"--backend", "cpu", "--particles", "2
 
 TEST(AppInterrupt, SigintKeepsTheFramesRecordedSoFar) {
     if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
-    const TempFolder dir("plab_app_interrupt");
+    const test::TempDir dir;
     const fs::path csv = dir.path() / "out" / "run.csv";  // its folder is made before the run
     const fs::path pid_file = dir.path() / "app.pid";
     std::vector<std::string> args = kLongRun;
@@ -66,12 +66,12 @@ TEST(AppInterrupt, SigintKeepsTheFramesRecordedSoFar) {
     // Recording: its rows go to a temporary beside the file as frames finish.
     ASSERT_TRUE(test::wait_until(
         [&] { return !test::temporaries(csv.parent_path()).empty() || !runner.running(); }, 60s))
-        << file_text(dir.path() / "log.txt");
+        << read_text(dir.path() / "log.txt");
     std::this_thread::sleep_for(1500ms);
-    const pid_t app = std::stoi(file_text(pid_file));
-    ASSERT_EQ(kill(app, SIGINT), 0) << file_text(dir.path() / "log.txt");
+    const pid_t app = std::stoi(read_text(pid_file));
+    ASSERT_EQ(kill(app, SIGINT), 0) << read_text(dir.path() / "log.txt");
     const int code = runner.wait(60s);
-    const std::string output = file_text(dir.path() / "log.txt");
+    const std::string output = read_text(dir.path() / "log.txt");
     ASSERT_EQ(code, 130) << output;
     EXPECT_NE(output.find("interrupted by SIGINT after"), std::string::npos) << output;
 
@@ -88,7 +88,7 @@ TEST(AppInterrupt, SigintKeepsTheFramesRecordedSoFar) {
 TEST(AppInterrupt, EscEndsATimedRunWithThePartialRecordingAndNoScreenshot) {
     if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
     if (!on_path("xdotool")) GTEST_SKIP() << "xdotool not found (scripts/setup.sh installs it)";
-    const TempFolder dir("plab_app_interrupt");
+    const test::TempDir dir;
     const fs::path csv = dir.path() / "run.csv";
     const fs::path png = dir.path() / "last.png";
     std::vector<std::string> args = kLongRun;
@@ -110,7 +110,7 @@ wait $app
 )";
     test::Child runner(under_xvfb(dir.path(), script, args), dir.path() / "log.txt");
     const int code = runner.wait(120s);
-    const std::string output = file_text(dir.path() / "log.txt");
+    const std::string output = read_text(dir.path() / "log.txt");
     ASSERT_EQ(code, 1) << output;
     EXPECT_NE(output.find("the window was closed after"), std::string::npos) << output;
     EXPECT_NE(output.find("no screenshot written to " + png.string()), std::string::npos) << output;
@@ -127,13 +127,13 @@ wait $app
 TEST(AppInterrupt, AScreenshotOntoAFullDiskIsAnErrorNamingIt) {
     if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
     if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
-    const TempFolder dir("plab_app_interrupt");
+    const test::TempDir dir;
     test::Child runner(under_xvfb(dir.path(), "exec \"$0\" \"$@\"",
                                   {"--backend", "cpu", "--particles", "1000", "--vsync", "off",
                                    "--frames", "3", "--screenshot", "/dev/full"}),
                        dir.path() / "log.txt");
     const int code = runner.wait(120s);
-    const std::string output = file_text(dir.path() / "log.txt");
+    const std::string output = read_text(dir.path() / "log.txt");
     EXPECT_EQ(code, 1) << output;
     EXPECT_NE(output.find("cannot write '/dev/full': No space left on device"), std::string::npos)
         << output;
@@ -141,7 +141,7 @@ TEST(AppInterrupt, AScreenshotOntoAFullDiskIsAnErrorNamingIt) {
 }
 
 TEST(AppInterrupt, ARecordPathThatCannotBeWrittenFailsBeforeTheWindowOpens) {
-    const TempFolder dir("plab_app_interrupt");
+    const test::TempDir dir;
     const fs::path plain = dir.path() / "plain_file";
     std::ofstream(plain) << "x";
     const fs::path csv = plain / "run.csv";
@@ -150,7 +150,7 @@ TEST(AppInterrupt, ARecordPathThatCannotBeWrittenFailsBeforeTheWindowOpens) {
         {PLAB_APP_BINARY, "--backend", "cpu", "--frames", "100", "--record", csv.string()},
         dir.path() / "log.txt");
     const int code = app.wait(30s);
-    const std::string output = file_text(dir.path() / "log.txt");
+    const std::string output = read_text(dir.path() / "log.txt");
     EXPECT_EQ(code, 1) << output;
     EXPECT_NE(output.find("cannot write '" + csv.string() + "'"), std::string::npos) << output;
     EXPECT_EQ(output.find("GL_RENDERER"), std::string::npos) << output;

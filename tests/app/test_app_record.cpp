@@ -3,17 +3,14 @@
 // measured times. Skipped (with the reason) where xvfb-run is missing.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "app/app_under_xvfb.h"
 #include "app/lab/recording.h"
-#include "sim/params.h"
+#include "sim/model/params.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -21,29 +18,21 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(AppRecord, TimedRunRecordsEveryFrameWithItsConfiguration) {
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+    if (!test::on_path("xvfb-run"))
         GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
-    const fs::path dir = fs::temp_directory_path() / ("plab-record-" + std::to_string(getpid()));
-    fs::remove_all(dir);
+    const test::TempDir dir;
     fs::create_directories(dir / "config");
     const fs::path csv = dir / "run.csv";
     const fs::path log = dir / "log.txt";
-    const std::string command =
-        "LSAN_OPTIONS=suppressions='" PLAB_LSAN_SUPPRESSIONS "' XDG_CONFIG_HOME='" +
-        (dir / "config").string() +
-        "' xvfb-run -a -s '-screen 0 800x600x24' '" PLAB_APP_BINARY
-        "' --backend cpu --preset granular --particles 3000 --frames 30 --vsync off "
-        "--width 800 --height 600 --set shear=0.2 --record '" +
-        csv.string() + "' >'" + log.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream log_file(log);
-    std::stringstream output;
-    output << log_file.rdbuf();
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output.str();
-    EXPECT_NE(output.str().find("recorded 29 frames into"), std::string::npos) << output.str();
+    const std::string command = test::app_under_xvfb(dir / "config", 800, 600) +
+                                " --backend cpu --preset granular --particles 3000 --frames 30 "
+                                "--vsync off --width 800 --height 600 --set shear=0.2 --record '" +
+                                csv.string() + "'";
+    const test::CommandOutput run = test::run_logged(command, log);
+    ASSERT_TRUE(run.succeeded()) << run.output;
+    EXPECT_NE(run.output.find("recorded 29 frames into"), std::string::npos) << run.output;
 
     const Recording r = read_recording(csv);
-    fs::remove_all(dir);
     ASSERT_EQ(r.frames.size(), 29u);
     const auto value = [&](const char* key) {
         const std::string* v = r.find(key);

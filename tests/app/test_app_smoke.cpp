@@ -4,25 +4,23 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cstdlib>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "app/app_under_xvfb.h"
 #include "app/viewer/app_config.h"
 #include "app/viewer/panel.h"
 #include "render/orbit_camera.h"
-#include "sim/presets.h"
+#include "sim/model/presets.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -31,10 +29,6 @@ namespace fs = std::filesystem;
 
 constexpr int kWidth = 1280;
 constexpr int kHeight = 720;
-
-bool on_path(const std::string& tool) {
-    return std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
 
 struct Image {
     int width = 0, height = 0;
@@ -54,28 +48,20 @@ bool particle_coloured(const std::array<int, 3>& c) {
 }
 
 TEST(AppSmoke, DefaultSceneOnTheCpuRunsUnderXvfbAndDrawsParticlesInTheBox) {
-    if (!on_path("xvfb-run")) GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
-    const fs::path dir = fs::temp_directory_path() / ("plab-smoke-" + std::to_string(getpid()));
-    fs::remove_all(dir);
+    if (!test::on_path("xvfb-run"))
+        GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
+    const test::TempDir dir;
     fs::create_directories(dir / "config");
     const fs::path shot = dir / "smoke.png";
     const fs::path log = dir / "log.txt";
     // A fresh config folder: the panel starts at its default place, as the checks below assume.
-    // Under the sanitizer build, leaks inside the system's X11/GL libraries are not ours.
-    const std::string command =
-        "LSAN_OPTIONS=suppressions='" PLAB_LSAN_SUPPRESSIONS "' XDG_CONFIG_HOME='" +
-        (dir / "config").string() + "' xvfb-run -a -s '-screen 0 " + std::to_string(kWidth) + "x" +
-        std::to_string(kHeight) +
-        "x24' '" PLAB_APP_BINARY "' --backend cpu --frames 300 --vsync off --screenshot '" +
-        shot.string() + "' >'" + log.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream log_file(log);
-    std::stringstream output;
-    output << log_file.rdbuf();
-    std::printf("%s", output.str().c_str());
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "exit status " << status << "\n"
-                                                               << output.str();
-    EXPECT_NE(output.str().find("300 frames"), std::string::npos) << output.str();
+    const std::string command = test::app_under_xvfb(dir / "config", kWidth, kHeight) +
+                                " --backend cpu --frames 300 --vsync off --screenshot '" +
+                                shot.string() + "'";
+    const test::CommandOutput run = test::run_logged(command, log);
+    std::printf("%s", run.output.c_str());
+    ASSERT_TRUE(run.succeeded()) << "exit code " << run.code << "\n" << run.output;
+    EXPECT_NE(run.output.find("300 frames"), std::string::npos) << run.output;
 
     Image img;
     int channels = 0;
@@ -83,7 +69,6 @@ TEST(AppSmoke, DefaultSceneOnTheCpuRunsUnderXvfbAndDrawsParticlesInTheBox) {
     ASSERT_NE(data, nullptr) << "no readable screenshot: " << stbi_failure_reason();
     img.rgba.assign(data, data + static_cast<std::size_t>(img.width) * img.height * 4);
     stbi_image_free(data);
-    fs::remove_all(dir);
     ASSERT_EQ(img.width, kWidth);
     ASSERT_EQ(img.height, kHeight);
 

@@ -5,7 +5,7 @@
 
 #include "app/lab/bench.h"
 #include "app/lab/percentile.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

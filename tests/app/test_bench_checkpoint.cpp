@@ -11,23 +11,14 @@
 
 #include "app/lab/bench.h"
 #include "app/lab/checkpoint_options.h"
-#include "sim/checkpoint.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path temp_dir() {
-    const fs::path dir =
-        fs::temp_directory_path() /
-        ("plab_bench_checkpoint_" +
-         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 BenchConfig plain(int warmup, int steps) {
     BenchConfig c;
@@ -46,7 +37,7 @@ bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 TEST(BenchCheckpoint, LoadContinuesTheSavedRunBitForBit) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     std::ostringstream out;
     // 10 + 20 steps, saved; loaded and 15 more; against 10 + 35 in one go.
     BenchConfig first = plain(10, 20);
@@ -70,11 +61,10 @@ TEST(BenchCheckpoint, LoadContinuesTheSavedRunBitForBit) {
     EXPECT_TRUE(same_bytes(a.state.vel, b.state.vel));
     EXPECT_TRUE(same_bytes(a.state.order, b.state.order));
     EXPECT_NE(out.str().find("checkpoint " + first.save), std::string::npos) << out.str();
-    fs::remove_all(dir);
 }
 
 TEST(BenchCheckpoint, SaveEveryWritesAFileAtEachMultipleNamedByStep) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     BenchConfig c = plain(0, 12);
     c.assignments = {"dt=0.0001"};
     c.save_every = 0.0004;  // every 4 steps
@@ -85,11 +75,10 @@ TEST(BenchCheckpoint, SaveEveryWritesAFileAtEachMultipleNamedByStep) {
         EXPECT_TRUE(fs::exists(dir / "every" / name)) << name;
     EXPECT_EQ(std::distance(fs::directory_iterator(dir / "every"), fs::directory_iterator{}), 3);
     EXPECT_EQ(sim::load_checkpoint(dir / "every" / "step_000000008.plab").run.steps, 8u);
-    fs::remove_all(dir);
 }
 
 TEST(BenchCheckpoint, RefusesABadFileOrModelBeforeAnyStep) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     BenchConfig c = plain(0, 1);
     c.load = (dir / "missing.plab").string();
     std::ostringstream out;
@@ -107,7 +96,6 @@ TEST(BenchCheckpoint, RefusesABadFileOrModelBeforeAnyStep) {
         EXPECT_NE(std::string(e.what()).find("does not match the checkpoint"), std::string::npos)
             << e.what();
     }
-    fs::remove_all(dir);
 }
 
 TEST(SaveEvery, ParsesSecondsAndAFolder) {

@@ -18,8 +18,9 @@
 #include "app/lab/export_run.h"
 #include "app/lab/recording.h"
 #include "app/lab/sweep.h"
-#include "sim/error.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/model/presets.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -97,15 +98,12 @@ TEST(BenchInputs, CountsPastTheLimitFailFastEverywhere) {
 
 // One step of `c` exported into a temporary folder; returns the report.
 std::string export_one_step(const BenchConfig& c, double dt) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / "plab_bench_inputs_export";
-    std::filesystem::remove_all(dir);
+    const test::TempDir dir;
     ExportConfig e;
-    e.folder = dir;
+    e.folder = dir.path();
     e.every = e.duration = dt;
     std::ostringstream report, progress;
     run_export(c, e, report, progress);
-    std::filesystem::remove_all(dir);
     return report.str();
 }
 
@@ -139,8 +137,8 @@ TEST(BenchInputs, DemOnlySetOnAnSphRunIsReported) {
 }
 
 TEST(BenchInputs, RecordingsFromDirectoriesAndDevicesAreRefusedBeforeReading) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path();
-    for (const std::filesystem::path& p : {dir, std::filesystem::path("/dev/zero")}) {
+    const test::TempDir dir;
+    for (const std::filesystem::path& p : {dir.path(), std::filesystem::path("/dev/zero")}) {
         try {
             read_recording(p);
             ADD_FAILURE() << p;

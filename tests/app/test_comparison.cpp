@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/lab/comparison.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

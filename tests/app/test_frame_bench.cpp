@@ -6,7 +6,7 @@
 
 #include "app/lab/bench.h"
 #include "render/egl_context.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
 namespace {

@@ -16,15 +16,17 @@
 
 #include "app/lab/export_series.h"
 #include "app/lab/particle_export.h"
-#include "child_process.h"
+#include "app/output_temporaries.h"
+#include "support/child_process.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using test::file_text;
-using test::TempFolder;
+using test::read_text;
 
 std::size_t count_files(const fs::path& dir, std::string_view ending) {
     std::size_t n = 0;
@@ -34,7 +36,7 @@ std::size_t count_files(const fs::path& dir, std::string_view ending) {
 }
 
 TEST(Interrupt, AnInterruptedExportKeepsItsFramesWithACompleteList) {
-    const TempFolder dir("plab_interrupt");
+    const test::TempDir dir;
     const fs::path out = dir.path() / "frames";
     const fs::path log = dir.path() / "log.txt";
     // A hundred simulated seconds: far more than the test waits for.
@@ -44,10 +46,10 @@ TEST(Interrupt, AnInterruptedExportKeepsItsFramesWithACompleteList) {
         log);
     ASSERT_TRUE(test::wait_until(
         [&] { return fs::exists(out / frame_file_name(3, "csv")) || !app.running(); }, 60s))
-        << file_text(log);
-    ASSERT_EQ(kill(app.pid(), SIGINT), 0) << file_text(log);
+        << read_text(log);
+    ASSERT_EQ(kill(app.pid(), SIGINT), 0) << read_text(log);
     const int code = app.wait(60s);
-    const std::string output = file_text(log);
+    const std::string output = read_text(log);
     ASSERT_EQ(code, 130) << output;
     EXPECT_NE(output.find("interrupted by SIGINT"), std::string::npos) << output;
     EXPECT_NE(output.find("particles.vtk.series listing them are in " + out.string()),
@@ -66,7 +68,7 @@ TEST(Interrupt, AnInterruptedExportKeepsItsFramesWithACompleteList) {
 }
 
 TEST(Interrupt, AnInterruptedSweepKeepsTheRowsItFinished) {
-    const TempFolder dir("plab_interrupt");
+    const test::TempDir dir;
     const fs::path out = dir.path() / "sweep";
     const fs::path log = dir.path() / "log.txt";
     // A quick point, then one that takes far longer than the test waits.
@@ -76,22 +78,22 @@ TEST(Interrupt, AnInterruptedSweepKeepsTheRowsItFinished) {
         log);
     ASSERT_TRUE(
         test::wait_until([&] { return fs::exists(out / "sweep.csv") || !app.running(); }, 60s))
-        << file_text(log);
-    ASSERT_EQ(kill(app.pid(), SIGTERM), 0) << file_text(log);
+        << read_text(log);
+    ASSERT_EQ(kill(app.pid(), SIGTERM), 0) << read_text(log);
     const int code = app.wait(60s);
-    const std::string output = file_text(log);
+    const std::string output = read_text(log);
     ASSERT_EQ(code, 128 + SIGTERM) << output;
     EXPECT_NE(output.find("interrupted by SIGTERM"), std::string::npos) << output;
     EXPECT_NE(output.find("1 of 3 points finished; their rows are in"), std::string::npos)
         << output;
-    const std::string csv = file_text(out / "sweep.csv");
+    const std::string csv = read_text(out / "sweep.csv");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2) << csv;  // the header and one row
-    EXPECT_NE(file_text(out / "sweep.md").find("1 of 3 configurations"), std::string::npos);
+    EXPECT_NE(read_text(out / "sweep.md").find("1 of 3 configurations"), std::string::npos);
     EXPECT_TRUE(test::temporaries(out).empty());
 }
 
 TEST(Interrupt, AnInterruptedValidationWritesNoHalfResult) {
-    const TempFolder dir("plab_interrupt");
+    const test::TempDir dir;
     const fs::path out = dir.path() / "validation";
     const fs::path log = dir.path() / "log.txt";
     test::Child app({PLAB_APP_BINARY, "validate", "dam-break", "--backend", "cpu", "--resolution",
@@ -99,11 +101,11 @@ TEST(Interrupt, AnInterruptedValidationWritesNoHalfResult) {
                     log);
     // The folder is made by the check before the run; the run takes minutes.
     ASSERT_TRUE(test::wait_until([&] { return fs::exists(out) || !app.running(); }, 30s))
-        << file_text(log);
+        << read_text(log);
     std::this_thread::sleep_for(500ms);
-    ASSERT_EQ(kill(app.pid(), SIGINT), 0) << file_text(log);
+    ASSERT_EQ(kill(app.pid(), SIGINT), 0) << read_text(log);
     const int code = app.wait(60s);
-    const std::string output = file_text(log);
+    const std::string output = read_text(log);
     ASSERT_EQ(code, 130) << output;
     EXPECT_NE(output.find("interrupted by SIGINT before the case finished: nothing was written "
                           "into " +
@@ -125,11 +127,11 @@ Finished run_to_end(const std::vector<std::string>& argv, const fs::path& log) {
     test::Child app(argv, log);
     const int code = app.wait(120s);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    return {code, file_text(log), took.count()};
+    return {code, read_text(log), took.count()};
 }
 
 TEST(BadOutput, SweepAndValidateOutputsUnderARegularFileFailBeforeAnyWork) {
-    const TempFolder dir("plab_bad_output");
+    const test::TempDir dir;
     const fs::path plain = dir.path() / "plain_file";
     std::ofstream(plain) << "x";
     const fs::path log = dir.path() / "log.txt";

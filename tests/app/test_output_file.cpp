@@ -13,34 +13,27 @@
 #include <string>
 
 #include "app/lab/output_file.h"
-#include "child_process.h"
-#include "sim/error.h"
+#include "app/output_temporaries.h"
+#include "sim/core/error.h"
+#include "support/error_of.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
-using test::file_text;
-using test::TempFolder;
+using test::read_text;
 using test::temporaries;
 
-// The message of the plab::Error that `write` throws, or "(no error)".
-template <typename Write>
-std::string error_of(Write&& write) {
-    try {
-        write();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using test::error_of;
 
 std::ptrdiff_t entries(const fs::path& dir) {
     return std::distance(fs::directory_iterator(dir), fs::directory_iterator{});
 }
 
 TEST(AtomicFile, ReplacesTheFileOnlyOnceTheNewOneIsComplete) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path path = dir.path() / "table.csv";
     write_whole_file(path, "old\n");
     {
@@ -50,17 +43,17 @@ TEST(AtomicFile, ReplacesTheFileOnlyOnceTheNewOneIsComplete) {
         EXPECT_NE(file.temporary(), path);
         file.write("new 1\n");
         file.flush();
-        EXPECT_EQ(file_text(file.temporary()), "new 1\n");
+        EXPECT_EQ(read_text(file.temporary()), "new 1\n");
         file.write("new 2\n");
-        EXPECT_EQ(file_text(path), "old\n") << "replaced before commit()";
+        EXPECT_EQ(read_text(path), "old\n") << "replaced before commit()";
         file.commit();
     }
-    EXPECT_EQ(file_text(path), "new 1\nnew 2\n");
+    EXPECT_EQ(read_text(path), "new 1\nnew 2\n");
     EXPECT_EQ(entries(dir.path()), 1) << "a temporary was left behind";
 }
 
 TEST(AtomicFile, AnAbandonedWriteLeavesTheOldFileAndNoTemporary) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path path = dir.path() / "frame.vtk";
     write_whole_file(path, "complete");
     {
@@ -69,7 +62,7 @@ TEST(AtomicFile, AnAbandonedWriteLeavesTheOldFileAndNoTemporary) {
         file.flush();
         EXPECT_EQ(temporaries(dir.path()).size(), 1u);
     }  // a run that throws passes here
-    EXPECT_EQ(file_text(path), "complete");
+    EXPECT_EQ(read_text(path), "complete");
     EXPECT_TRUE(temporaries(dir.path()).empty());
     {
         AtomicFile fresh(dir.path() / "never.csv");
@@ -80,7 +73,7 @@ TEST(AtomicFile, AnAbandonedWriteLeavesTheOldFileAndNoTemporary) {
 }
 
 TEST(AtomicFile, AWriteThatFailsHalfWayNamesThePathAndLeavesTheOldFile) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path path = dir.path() / "sweep.csv";
     write_whole_file(path, "rows so far\n");
     // A real failing write on a real file: past the file size limit, write() fails with EFBIG
@@ -96,7 +89,7 @@ TEST(AtomicFile, AWriteThatFailsHalfWayNamesThePathAndLeavesTheOldFile) {
     signal(SIGXFSZ, previous);
     EXPECT_NE(what.find("cannot write '" + path.string() + "'"), std::string::npos) << what;
     EXPECT_NE(what.find("File too large"), std::string::npos) << what;
-    EXPECT_EQ(file_text(path), "rows so far\n");
+    EXPECT_EQ(read_text(path), "rows so far\n");
     EXPECT_TRUE(temporaries(dir.path()).empty());
 }
 
@@ -118,7 +111,7 @@ TEST(AtomicFile, AFullDiskNamesThePathAndTheReason) {
 }
 
 TEST(AtomicFile, KeepsTheFilesPermissionsAndALinkToIt) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path real = dir.path() / "real.csv";
     const fs::path link = dir.path() / "link.csv";
     write_whole_file(real, "a");
@@ -126,14 +119,14 @@ TEST(AtomicFile, KeepsTheFilesPermissionsAndALinkToIt) {
     fs::create_symlink(real, link);
     write_whole_file(link, "b");
     EXPECT_TRUE(fs::is_symlink(link));
-    EXPECT_EQ(file_text(real), "b");
+    EXPECT_EQ(read_text(real), "b");
     struct stat st {};
     ASSERT_EQ(stat(real.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0640u);
 }
 
 TEST(RequireWritable, MakesAMissingFolderAndLeavesAnExistingFileAlone) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path nested = dir.path() / "a" / "b" / "out.png";
     require_writable(nested);
     EXPECT_TRUE(fs::is_directory(nested.parent_path()));
@@ -141,12 +134,12 @@ TEST(RequireWritable, MakesAMissingFolderAndLeavesAnExistingFileAlone) {
     const fs::path existing = dir.path() / "kept.csv";
     write_whole_file(existing, "data");
     require_writable(existing);
-    EXPECT_EQ(file_text(existing), "data");
+    EXPECT_EQ(read_text(existing), "data");
     EXPECT_TRUE(temporaries(dir.path()).empty());
 }
 
 TEST(RequireWritable, PathsThatCannotBeWrittenAreErrorsNamingThem) {
-    const TempFolder dir("plab_output");
+    const test::TempDir dir;
     const fs::path plain = dir.path() / "plain_file";
     write_whole_file(plain, "x");
     // Under a regular file nothing can be created, whoever runs the test (root included).
@@ -160,7 +153,7 @@ TEST(RequireWritable, PathsThatCannotBeWrittenAreErrorsNamingThem) {
     EXPECT_NE(what.find("cannot create '" + (plain / "f.vtk").string() + "'"), std::string::npos)
         << what;
     EXPECT_NE(what.find("Not a directory"), std::string::npos) << what;
-    EXPECT_EQ(file_text(plain), "x");
+    EXPECT_EQ(read_text(plain), "x");
 }
 
 }  // namespace

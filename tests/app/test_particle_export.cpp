@@ -3,15 +3,12 @@
 // end to end on the CPU backend, and the errors for folders and files that cannot be written.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -22,39 +19,21 @@
 #include "app/lab/export_series.h"
 #include "app/lab/output_file.h"
 #include "app/lab/particle_export.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/sph_kernel.h"
+#include "sim/core/error.h"
+#include "sim/model/presets.h"
+#include "sim/physics/sph_kernel.h"
+#include "support/csv.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A fresh folder under the system's temporary folder, removed at the end of the test.
-class TempDir {
-  public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "plab_export_XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::csv_cells;
+using test::lines_of;
+using test::read_text;
+using test::TempDir;
 
 // Three SPH particles with distinct values in every field (density around the rest density,
 // one below it so its pressure is clamped to 0).
@@ -111,7 +90,7 @@ TEST(ParticleExport, VtkReadsBackValueByValue) {
     TempDir dir;
     const fs::path path = dir.path() / "f.vtk";
     write_vtk(path, frame);
-    const std::string bytes = read_file(path);
+    const std::string bytes = read_text(path);
     EXPECT_EQ(bytes, vtk_bytes(frame));
 
     VtkReader r(bytes);
@@ -176,35 +155,19 @@ TEST(ParticleExport, DemVtkHasSpeedButNoLiquidArrays) {
     EXPECT_EQ(bytes.find("pressure"), std::string::npos);
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    return lines;
-}
-
-std::vector<std::string> cells_of(const std::string& line) {
-    std::vector<std::string> cells;
-    std::size_t start = 0;
-    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
-        cells.push_back(line.substr(start, comma - start));
-    cells.push_back(line.substr(start));
-    return cells;
-}
-
 TEST(ParticleExport, CsvHasTheHeaderAndEveryValueExactly) {
     const sim::Params water = sim::preset_params(sim::Preset::Water);
     const sim::Snapshot snap = three_particles();
     const ExportFrame frame = make_export_frame(snap, water, 0.0375);
     TempDir dir;
     write_csv(dir.path() / "f.csv", frame);
-    const std::vector<std::string> lines = lines_of(read_file(dir.path() / "f.csv"));
+    const std::vector<std::string> lines = lines_of(read_text(dir.path() / "f.csv"));
     ASSERT_EQ(lines.size(), 3u + 3u);
     EXPECT_EQ(lines[0], "# time=0.0375 model=sph particles=3");
     EXPECT_EQ(lines[1].rfind("# units:", 0), 0u) << lines[1];
     EXPECT_EQ(lines[2], "id,x,y,z,vx,vy,vz,density,pressure");
     for (std::size_t i = 0; i < 3; ++i) {
-        const std::vector<std::string> c = cells_of(lines[3 + i]);
+        const std::vector<std::string> c = csv_cells(lines[3 + i]);
         ASSERT_EQ(c.size(), 9u) << lines[3 + i];
         EXPECT_EQ(c[0], std::to_string(i));
         // Shortest round-trip text: every float reads back bit for bit.
@@ -222,9 +185,9 @@ TEST(ParticleExport, CsvLeavesLiquidColumnsAndNonFiniteValuesEmpty) {
     const std::vector<std::string> lines = lines_of(csv_text(make_export_frame(snap, granular, 0)));
     ASSERT_EQ(lines.size(), 6u);
     EXPECT_EQ(lines[0], "# time=0 model=dem particles=3");
-    EXPECT_EQ(cells_of(lines[3])[7], "");
-    EXPECT_EQ(cells_of(lines[3])[8], "");
-    EXPECT_EQ(cells_of(lines[4])[5], "") << "NaN becomes an empty cell: " << lines[4];
+    EXPECT_EQ(csv_cells(lines[3])[7], "");
+    EXPECT_EQ(csv_cells(lines[3])[8], "");
+    EXPECT_EQ(csv_cells(lines[4])[5], "") << "NaN becomes an empty cell: " << lines[4];
 }
 
 TEST(ParticleExport, MismatchedSnapshotIsRefused) {
@@ -251,7 +214,7 @@ TEST(ExportSeries, ListsEveryFrameWithItsTimeAndAppendsAfterExistingOnes) {
         EXPECT_TRUE(fs::exists(folder / frame_file_name(k, "csv")));
     }
     EXPECT_EQ(frame_file_name(42, "csv"), "frame_000042.csv");
-    const std::string json = read_file(folder / kSeriesFileName);
+    const std::string json = read_text(folder / kSeriesFileName);
     EXPECT_NE(json.find("\"file-series-version\": \"1.0\""), std::string::npos) << json;
     EXPECT_NE(json.find("{\"name\": \"frame_000001.vtk\", \"time\": 0.01}"), std::string::npos)
         << json;
@@ -438,7 +401,7 @@ TEST(BenchExport, HydrostaticTankWritesEveryFrameWithIncreasingTime) {
         const fs::path vtk = dir.path() / "tank" / frame_file_name(k, "vtk");
         const fs::path csv = dir.path() / "tank" / frame_file_name(k, "csv");
         ASSERT_TRUE(fs::exists(vtk) && fs::exists(csv)) << vtk;
-        const std::vector<std::string> lines = lines_of(read_file(csv));
+        const std::vector<std::string> lines = lines_of(read_text(csv));
         ASSERT_EQ(lines.size(), 3u + 300u);
         // "# time=<t> model=sph particles=300", the time exactly as listed.
         ASSERT_EQ(lines[0].rfind("# time=", 0), 0u) << lines[0];
@@ -450,7 +413,7 @@ TEST(BenchExport, HydrostaticTankWritesEveryFrameWithIncreasingTime) {
         // (the reset computes it).
         double sum = 0;
         for (std::size_t i = 3; i < lines.size(); ++i) {
-            const std::vector<std::string> cells = cells_of(lines[i]);
+            const std::vector<std::string> cells = csv_cells(lines[i]);
             ASSERT_EQ(cells.size(), 9u) << lines[i];
             const double rho = std::strtod(cells[7].c_str(), nullptr);
             EXPECT_GT(rho, 500.0) << lines[i];
@@ -459,7 +422,7 @@ TEST(BenchExport, HydrostaticTankWritesEveryFrameWithIncreasingTime) {
         }
         // A quarter-empty single layer is all free surface: ~20% below the rest density.
         EXPECT_NEAR(sum / 300.0, 1000.0, 250.0);
-        EXPECT_EQ(read_file(vtk).rfind("# vtk DataFile Version 3.0\nparticle-lab t=", 0), 0u);
+        EXPECT_EQ(read_text(vtk).rfind("# vtk DataFile Version 3.0\nparticle-lab t=", 0), 0u);
     }
     EXPECT_NE(progress.str().find("frame 6/6"), std::string::npos) << progress.str();
     EXPECT_NE(out.str().find("wrote        6 frames"), std::string::npos) << out.str();

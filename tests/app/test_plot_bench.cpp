@@ -8,26 +8,23 @@
 #include <string>
 
 #include "app/plot_script.h"
+#include "support/file_text.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+using plab::test::read_text;
+using plab::test::run_command;
 using plab::testing::kPython;
-using plab::testing::run_command;
-using plab::testing::slurp;
 
 class PlotBench : public testing::Test {
   protected:
     void SetUp() override {
         if (const std::string why = plab::testing::why_plots_cannot_run(); !why.empty())
             GTEST_SKIP() << why;
-        dir_ = fs::path(testing::TempDir()) / "plab_plot_bench";
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        if (!dir_.empty()) fs::remove_all(dir_);
     }
 
     // Runs the script on `csv` (written to a file) and returns its exit code; stderr goes to
@@ -38,11 +35,11 @@ class PlotBench : public testing::Test {
         const int rc = run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
                                    in.string() + " --out " + (dir_ / "png").string() +
                                    " >/dev/null 2>" + (dir_ / "err.txt").string());
-        err_ = slurp(dir_ / "err.txt");
+        err_ = read_text(dir_ / "err.txt");
         return rc;
     }
 
-    fs::path dir_;
+    const plab::test::TempDir dir_;
     std::string err_;
 };
 
@@ -64,7 +61,7 @@ std::string row(const char* backend, int particles, double step) {
 }
 
 bool is_png(const fs::path& p) {
-    const std::string bytes = slurp(p);
+    const std::string bytes = read_text(p);
     return bytes.size() > 1000 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
 }
 
@@ -122,7 +119,7 @@ TEST_F(PlotBench, MalformedCsvIsAClearError) {
         run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " " +
                     (dir_ / "missing.csv").string() + " 2>" + (dir_ / "err.txt").string());
     EXPECT_EQ(rc, 1);
-    EXPECT_NE(slurp(dir_ / "err.txt").find("cannot read"), std::string::npos);
+    EXPECT_NE(read_text(dir_ / "err.txt").find("cannot read"), std::string::npos);
 }
 
 }  // namespace

@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "app/plot_script.h"
-#include "sim/sph_validation.h"
+#include "sim/validation/sph_validation.h"
+#include "support/file_text.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace plab::sim {
 namespace {
@@ -19,21 +22,15 @@ namespace fs = std::filesystem;
 
 const fs::path kData = PLAB_VALIDATION_DIR;
 
+using plab::test::read_text;
+using plab::test::run_command;
 using plab::testing::kPython;
-using plab::testing::run_command;
-using plab::testing::slurp;
 
 class PlotValidation : public ::testing::Test {
   protected:
     void SetUp() override {
         if (const std::string why = plab::testing::why_plots_cannot_run(); !why.empty())
             GTEST_SKIP() << why;
-        dir_ = fs::path(::testing::TempDir()) / "plab_plot_validation";
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        if (!dir_.empty()) fs::remove_all(dir_);
     }
 
     int plot(const std::string& folders) {
@@ -41,16 +38,16 @@ class PlotValidation : public ::testing::Test {
             run_command(std::string(kPython) + " " + PLAB_PLOT_SCRIPT + " --out " +
                         (dir_ / "png").string() + " " + folders + " >" +
                         (dir_ / "out.txt").string() + " 2>" + (dir_ / "err.txt").string());
-        out_ = slurp(dir_ / "out.txt");
-        err_ = slurp(dir_ / "err.txt");
+        out_ = read_text(dir_ / "out.txt");
+        err_ = read_text(dir_ / "err.txt");
         return rc;
     }
 
-    fs::path dir_;
+    const test::TempDir dir_;
     std::string out_, err_;
 };
 
-bool is_png(const fs::path& p) { return slurp(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
+bool is_png(const fs::path& p) { return read_text(p).rfind("\x89PNG\r\n\x1a\n", 0) == 0; }
 
 // The shipped CI-resolution front, as `particle-lab validate` wrote it.
 std::vector<FrontSample> shipped_front() {

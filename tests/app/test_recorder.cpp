@@ -8,8 +8,10 @@
 
 #include "app/lab/output_file.h"
 #include "app/lab/recorder.h"
-#include "child_process.h"
-#include "sim/error.h"
+#include "app/output_temporaries.h"
+#include "sim/core/error.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -67,8 +69,8 @@ TEST(Recorder, FileNamesAndSaving) {
     EXPECT_TRUE(name.starts_with("particle-lab-20")) << name;
     EXPECT_TRUE(name.ends_with("-cuda-interop-262144.csv")) << name;
 
-    const fs::path dir = fs::path(testing::TempDir()) / "plab_recorder_test" / "nested";
-    fs::remove_all(dir.parent_path());
+    const test::TempDir tmp;
+    const fs::path dir = tmp / "nested";  // save_recording makes the missing folder
     const fs::path first = save_recording(rec, dir, when);
     const fs::path second = save_recording(rec, dir, when);  // same second: kept apart
     EXPECT_NE(first, second);
@@ -76,12 +78,11 @@ TEST(Recorder, FileNamesAndSaving) {
     const Recording back = read_recording(second);
     EXPECT_EQ(back.config, rec.config);
     EXPECT_EQ(back.frames.size(), 2u);
-    fs::remove_all(dir.parent_path());
     EXPECT_THROW(save_recording(rec, "", when), Error);
 }
 
 TEST(Recorder, StreamsEveryFrameToDiskAndWritesTheFileWholeAtTheEnd) {
-    const test::TempFolder dir("plab_recorder");
+    const test::TempDir dir;
     const fs::path file = dir.path() / "run.csv";
     Recorder r;
     r.start(kConfig, 10, file);
@@ -91,7 +92,7 @@ TEST(Recorder, StreamsEveryFrameToDiskAndWritesTheFileWholeAtTheEnd) {
     EXPECT_FALSE(fs::exists(file));
     const std::vector<fs::path> streamed = test::temporaries(dir.path());
     ASSERT_EQ(streamed.size(), 1u);
-    const std::string text = test::file_text(streamed[0]);
+    const std::string text = test::read_text(streamed[0]);
     EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=1\n# backend=cuda\n")) << text;
     EXPECT_NE(text.find("\n3,13,"), std::string::npos) << "the fourth row is on disk\n" << text;
 
@@ -107,7 +108,7 @@ TEST(Recorder, StreamsEveryFrameToDiskAndWritesTheFileWholeAtTheEnd) {
 }
 
 TEST(Recorder, AnAbandonedRecordingLeavesNothingAndAFileFirstWrittenIsKept) {
-    const test::TempFolder dir("plab_recorder");
+    const test::TempDir dir;
     const fs::path file = dir.path() / "run.csv";
     write_whole_file(file, "an earlier run\n");
     {
@@ -119,12 +120,12 @@ TEST(Recorder, AnAbandonedRecordingLeavesNothingAndAFileFirstWrittenIsKept) {
         r.start(kConfig, 0, file);
         r.add(frame(5), kConfig);
     }  // destroyed while recording (a run that failed)
-    EXPECT_EQ(test::file_text(file), "an earlier run\n");
+    EXPECT_EQ(test::read_text(file), "an earlier run\n");
     EXPECT_TRUE(test::temporaries(dir.path()).empty());
 }
 
 TEST(Recorder, AFileThatCannotBeWrittenFailsAtTheStartNamingIt) {
-    const test::TempFolder dir("plab_recorder");
+    const test::TempDir dir;
     const fs::path plain = dir.path() / "plain_file";
     write_whole_file(plain, "x");
     Recorder r;

@@ -9,8 +9,10 @@
 #include <string>
 
 #include "app/lab/recording.h"
-#include "sim/error.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/model/presets.h"
+#include "support/error_of.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -47,12 +49,7 @@ Recording sample() {
 }
 
 std::string error_of(std::string_view text) {
-    try {
-        parse_recording(text, "run.csv");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::error_of([&] { parse_recording(text, "run.csv"); });
 }
 
 bool contains(const std::string& s, const std::string& part) {
@@ -90,7 +87,8 @@ TEST(Recording, ConfigurationHasEveryParameterAndSwitch) {
 
 TEST(Recording, WriteThenReadGivesIdenticalValues) {
     const Recording r = sample();
-    const fs::path path = fs::path(testing::TempDir()) / "plab_recording_roundtrip.csv";
+    const test::TempDir dir;
+    const fs::path path = dir / "roundtrip.csv";
     write_recording(r, path);
     const Recording back = read_recording(path);
     EXPECT_EQ(back.config, r.config);

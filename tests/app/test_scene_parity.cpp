@@ -6,20 +6,18 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "app/app_under_xvfb.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -57,17 +55,6 @@ std::optional<Image> load_png(const fs::path& path) {
     return img;
 }
 
-// Runs `command` with its output into `log`; returns the exit status and the output.
-std::pair<int, std::string> run(const std::string& command, const fs::path& log) {
-    const int status = std::system((command + " >'" + log.string() + "' 2>&1").c_str());
-    std::ifstream file(log);
-    std::stringstream output;
-    output << file.rdbuf();
-    return {status, output.str()};
-}
-
-bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
-
 long count_colour(const Image& img, const std::array<int, 3>& colour) {
     long n = 0;
     for (std::size_t i = 0; i < img.pixels(); ++i) n += img.at(i) == colour;
@@ -89,10 +76,9 @@ long count_particle_pixels(const Image& img) {
 }
 
 TEST(SceneParity, WindowAndHeadlessBenchDrawTheSameFrame) {
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+    if (!test::on_path("xvfb-run"))
         GTEST_SKIP() << "xvfb-run not found (install xvfb: scripts/setup.sh)";
-    const fs::path dir = fs::temp_directory_path() / ("plab-parity-" + std::to_string(getpid()));
-    fs::remove_all(dir);
+    const test::TempDir dir;
     fs::create_directories(dir / "config");
     const fs::path window_png = dir / "window.png";
     const fs::path bench_png = dir / "bench.png";
@@ -101,30 +87,30 @@ TEST(SceneParity, WindowAndHeadlessBenchDrawTheSameFrame) {
 
     // The window steps once per frame and saves the last frame: kSteps frames, panel closed
     // so the scene has the whole window (substeps as the bench forces them: 1).
-    const auto [window_status, window_out] = run(
-        env + "XDG_CONFIG_HOME='" + (dir / "config").string() + "' xvfb-run -a -s '-screen 0 " +
-            std::to_string(kWidth) + "x" + std::to_string(kHeight) + "x24' '" PLAB_APP_BINARY "'" +
-            kScene + " --frames " + std::to_string(kSteps) +
-            " --no-panel --vsync off --set substeps=1 --screenshot '" + window_png.string() + "'",
+    const test::CommandOutput window_run = test::run_logged(
+        test::app_under_xvfb(dir / "config", kWidth, kHeight) + kScene + " --frames " +
+            std::to_string(kSteps) + " --no-panel --vsync off --set substeps=1 --screenshot '" +
+            window_png.string() + "'",
         dir / "window.txt");
-    std::printf("window:\n%s", window_out.c_str());
-    ASSERT_TRUE(succeeded(window_status)) << "exit status " << window_status << "\n" << window_out;
+    std::printf("window:\n%s", window_run.output.c_str());
+    ASSERT_TRUE(window_run.succeeded()) << "exit code " << window_run.code << "\n"
+                                        << window_run.output;
 
     // The bench saves its first measured frame, drawn after warmup + 1 steps; a second
     // measured frame shows that the later ones are not the one captured.
-    const auto [bench_status, bench_out] =
-        run(env + "'" PLAB_APP_BINARY "' bench" + kScene + " --render host --warmup " +
-                std::to_string(kSteps - 1) + " --steps 2 --screenshot '" + bench_png.string() + "'",
-            dir / "bench.txt");
-    std::printf("bench:\n%s", bench_out.c_str());
-    if (!succeeded(bench_status) && bench_out.find("EGL unavailable") != std::string::npos)
-        GTEST_SKIP() << "no EGL display for the headless bench:\n" << bench_out;
-    ASSERT_TRUE(succeeded(bench_status)) << "exit status " << bench_status << "\n" << bench_out;
+    const test::CommandOutput bench_run = test::run_logged(
+        env + "'" PLAB_APP_BINARY "' bench" + kScene + " --render host --warmup " +
+            std::to_string(kSteps - 1) + " --steps 2 --screenshot '" + bench_png.string() + "'",
+        dir / "bench.txt");
+    std::printf("bench:\n%s", bench_run.output.c_str());
+    if (!bench_run.succeeded() && bench_run.output.find("EGL unavailable") != std::string::npos)
+        GTEST_SKIP() << "no EGL display for the headless bench:\n" << bench_run.output;
+    ASSERT_TRUE(bench_run.succeeded()) << "exit code " << bench_run.code << "\n"
+                                       << bench_run.output;
 
     const std::optional<Image> window = load_png(window_png);
     const std::optional<Image> bench = load_png(bench_png);
     ASSERT_TRUE(window && bench) << "unreadable screenshot: " << stbi_failure_reason();
-    fs::remove_all(dir);
     ASSERT_EQ(window->width, kWidth);
     ASSERT_EQ(window->height, kHeight);
     ASSERT_EQ(bench->width, kWidth);

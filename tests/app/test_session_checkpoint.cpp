@@ -8,9 +8,10 @@
 #include <filesystem>
 #include <memory>
 
-#include "app/viewer/sim_session.h"
-#include "sim/checkpoint.h"
-#include "sim/error.h"
+#include "app/viewer/window_run.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -33,8 +34,9 @@ bool same_state(sim::Simulator& a, sim::Simulator& b) {
 }
 
 TEST(SessionCheckpoint, SaveAndLoadContinueTheRun) {
-    const fs::path file = fs::temp_directory_path() / "plab_session_checkpoint.plab";
-    SimSession a(small_cpu_config());
+    const test::TempDir dir;
+    const fs::path file = dir / "session.plab";
+    sim::Run a(window_start(small_cpu_config()));
     for (int i = 0; i < 10; ++i) a.step();
     a.save(file.string());
     for (int i = 0; i < 5; ++i) a.step();
@@ -43,32 +45,31 @@ TEST(SessionCheckpoint, SaveAndLoadContinueTheRun) {
     AppConfig other = small_cpu_config();
     other.run.preset = "classic";
     other.run.particles = 300;
-    SimSession b(other);
+    sim::Run b(window_start(other));
     b.load(sim::load_checkpoint(file), file.string());
     EXPECT_EQ(b.preset(), sim::Preset::Granular);
     EXPECT_EQ(b.particle_count(), 800u);
     const auto substeps = static_cast<std::uint64_t>(a.params().substeps);  // steps of dt a call
-    EXPECT_EQ(b.steps_run(), 10 * substeps);
+    EXPECT_EQ(b.steps(), 10 * substeps);
     for (int i = 0; i < 5; ++i) b.step();
-    EXPECT_EQ(b.sim_time(), a.sim_time());
-    EXPECT_EQ(b.steps_run(), 15 * substeps);
+    EXPECT_EQ(b.time(), a.time());
+    EXPECT_EQ(b.steps(), 15 * substeps);
     EXPECT_TRUE(same_state(a.simulator(), b.simulator()));
 
     // --load: the session starts from the file.
     AppConfig loading = small_cpu_config();
     loading.load = file.string();
     loading.checkpoint = std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(file));
-    SimSession c(loading);
+    sim::Run c(window_start(loading));
     for (int i = 0; i < 5; ++i) c.step();
     EXPECT_TRUE(same_state(a.simulator(), c.simulator()));
-    fs::remove(file);
 }
 
 TEST(SessionCheckpoint, AFailedLoadLeavesTheRunningSession) {
-    SimSession s(small_cpu_config());
+    sim::Run s(window_start(small_cpu_config()));
     for (int i = 0; i < 3; ++i) s.step();
     const sim::InitialState before = s.simulator().capture_state();
-    const double t = s.sim_time();
+    const double t = s.time();
 
     sim::Checkpoint bad;
     bad.run.preset = "classic";
@@ -77,8 +78,8 @@ TEST(SessionCheckpoint, AFailedLoadLeavesTheRunningSession) {
     bad.state.order[0] = bad.state.order[1];  // not a permutation: reset refuses it
     EXPECT_THROW(s.load(bad), Error);
     EXPECT_EQ(s.preset(), sim::Preset::Granular);
-    EXPECT_EQ(s.sim_time(), t);
-    EXPECT_EQ(s.steps_run(), 3u * static_cast<std::uint64_t>(s.params().substeps));
+    EXPECT_EQ(s.time(), t);
+    EXPECT_EQ(s.steps(), 3u * static_cast<std::uint64_t>(s.params().substeps));
     const sim::InitialState after = s.simulator().capture_state();
     EXPECT_EQ(after.order, before.order);
     EXPECT_EQ(std::memcmp(after.pos.data(), before.pos.data(), after.pos.size() * 16), 0);

@@ -3,60 +3,28 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <charconv>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/lab/sweep.h"
-#include "sim/error.h"
-#include "sim/variants.h"
+#include "sim/core/error.h"
+#include "sim/model/variants.h"
+#include "support/csv.h"
+#include "support/error_of.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read(const fs::path& p) {
-    std::ifstream f(p);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-// Splits one CSV line (RFC 4180 quotes, no embedded line breaks).
-std::vector<std::string> csv_cells(const std::string& line) {
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-            cells.back() += '"';
-            ++i;
-        } else if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            cells.emplace_back();
-        } else {
-            cells.back() += c;
-        }
-    }
-    return cells;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-bool parses_as_number(const std::string& s, double* out) {
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
-    return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
+using test::csv_cells;
+using test::lines_of;
+using test::parse_number;
 
 BenchConfig tiny() {
     BenchConfig c;
@@ -67,11 +35,10 @@ BenchConfig tiny() {
 }
 
 TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
-    const fs::path dir = fs::path(testing::TempDir()) / "plab_sweep_test";
-    fs::remove_all(dir);
+    const test::TempDir dir;
     std::ostringstream out, progress;
-    run_sweep(tiny(), {"particles=500,1000", "preset=classic,granular", "spring=0.4"}, dir, out,
-              progress, nullptr);
+    run_sweep(tiny(), {"particles=500,1000", "preset=classic,granular", "spring=0.4"}, dir.path(),
+              out, progress, nullptr);
 
     EXPECT_EQ(progress.str(),
               "[1/4] particles=500 preset=classic spring=0.4\n"
@@ -79,7 +46,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
               "[3/4] particles=1000 preset=classic spring=0.4\n"
               "[4/4] particles=1000 preset=granular spring=0.4\n");
 
-    const auto csv = lines_of(read(dir / "sweep.csv"));
+    const auto csv = test::read_lines(dir / "sweep.csv");
     ASSERT_EQ(csv.size(), 5u);
     const auto header = csv_cells(csv[0]);
     // The configuration columns: the run, then one per variant (from the table), then the frame
@@ -113,8 +80,11 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         // The swept parameter's column comes right after the fixed configuration columns.
         EXPECT_EQ(cells[config_cols.size() - 1], "0.4");
         std::vector<double> v(header.size());
-        for (std::size_t c = config_cols.size(); c < header.size(); ++c)
-            EXPECT_TRUE(parses_as_number(cells[c], &v[c])) << header[c] << ": '" << cells[c] << "'";
+        for (std::size_t c = config_cols.size(); c < header.size(); ++c) {
+            const std::optional<double> x = parse_number(cells[c]);
+            EXPECT_TRUE(x) << header[c] << ": '" << cells[c] << "'";
+            v[c] = x.value_or(std::nan(""));
+        }
         // The step's median lies between its p10 and p90, all positive.
         const std::size_t m = config_cols.size();
         EXPECT_GT(v[m], 0);
@@ -123,7 +93,7 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         EXPECT_GT(v.back(), 0);
     }
 
-    const std::string md = read(dir / "sweep.md");
+    const std::string md = test::read_text(dir / "sweep.md");
     EXPECT_EQ(out.str().find(md), 0u);  // the table is printed too
     std::vector<std::string> table;
     for (const auto& l : lines_of(md))
@@ -137,17 +107,11 @@ TEST(Sweep, CrossProductWritesWellFormedCsvAndMarkdown) {
         md.find("4 of 4 configurations, each measured over the window its window column names "
                 "(auto: 3 steps after 1 warm-up"),
         std::string::npos);
-    fs::remove_all(dir);
 }
 
 std::string error_of(const std::vector<std::string>& sweeps, const fs::path& dir = "unused") {
     std::ostringstream out, progress;
-    try {
-        run_sweep(tiny(), sweeps, dir, out, progress, nullptr);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::error_of([&] { run_sweep(tiny(), sweeps, dir, out, progress, nullptr); });
 }
 
 TEST(Sweep, BadKeysAndValuesFailBeforeMeasuring) {
@@ -198,8 +162,7 @@ namespace plab::app {
 namespace {
 
 TEST(Sweep, ADivergedPointIsMarkedInvalidAndHasNoTimings) {
-    const fs::path dir = fs::path(testing::TempDir()) / "plab_sweep_invalid";
-    fs::remove_all(dir);
+    const test::TempDir dir;
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
     c.particles = 1000;
@@ -207,9 +170,9 @@ TEST(Sweep, ADivergedPointIsMarkedInvalidAndHasNoTimings) {
     c.warmup = 3;
     std::ostringstream out, progress;
     // gravity_y = -1 makes the classic pile fall through itself: a diverged run.
-    EXPECT_FALSE(run_sweep(c, {"gravity_y=-0.0003,-1"}, dir, out, progress, nullptr));
+    EXPECT_FALSE(run_sweep(c, {"gravity_y=-0.0003,-1"}, dir.path(), out, progress, nullptr));
 
-    const auto csv = lines_of(read(dir / "sweep.csv"));
+    const auto csv = test::read_lines(dir / "sweep.csv");
     ASSERT_EQ(csv.size(), 3u);
     const auto header = csv_cells(csv[0]);
     auto column = [&](const char* name) {
@@ -226,7 +189,7 @@ TEST(Sweep, ADivergedPointIsMarkedInvalidAndHasNoTimings) {
     for (const char* timing : {"step_ms_median", "forces_ms_p90", "steps_per_s"})
         EXPECT_EQ(diverged[column(timing)], "") << timing;
 
-    const std::string md = read(dir / "sweep.md");
+    const std::string md = test::read_text(dir / "sweep.md");
     EXPECT_NE(md.find("| -1 | cpu | INVALID: the run diverged |"), std::string::npos) << md;
     EXPECT_NE(md.find("INVALID (1 of 2 points"), std::string::npos) << md;
     EXPECT_NE(progress.str().find("INVALID"), std::string::npos);

@@ -5,62 +5,28 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/lab/sweep.h"
 #include "render/egl_context.h"
+#include "support/csv.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-    std::ifstream f(p);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-// Splits one CSV line (RFC 4180 quotes, no embedded line breaks).
-std::vector<std::string> csv_cells(const std::string& line) {
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-            cells.back() += '"';
-            ++i;
-        } else if (c == '"') {
-            quoted = !quoted;
-        } else if (c == ',' && !quoted) {
-            cells.emplace_back();
-        } else {
-            cells.back() += c;
-        }
-    }
-    return cells;
-}
-
 double number(const std::string& s) {
-    double v = std::nan("");
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    EXPECT_TRUE(!s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size())
-        << "'" << s << "' is not a number";
-    return v;
+    const std::optional<double> v = test::parse_number(s);
+    EXPECT_TRUE(v) << "'" << s << "' is not a number";
+    return v.value_or(std::nan(""));
 }
 
 constexpr const char* kFrameColumns[] = {"export_ms_median",
@@ -89,12 +55,7 @@ class SweepRender : public ::testing::Test {
         } catch (const render::EglUnavailable& e) {
             GTEST_SKIP() << "no EGL display here: " << e.what();
         }
-        dir_ = fs::path(::testing::TempDir()) /
-               (std::string("plab_sweep_render_") +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     static BenchConfig tiny() {
         BenchConfig c;
@@ -109,13 +70,12 @@ class SweepRender : public ::testing::Test {
 
     // The CSV as header + rows, after checking every row has the header's width.
     std::vector<std::vector<std::string>> csv() {
-        std::vector<std::vector<std::string>> t;
-        for (const auto& l : lines_of(read(dir_ / "sweep.csv"))) t.push_back(csv_cells(l));
+        const std::vector<std::vector<std::string>> t = test::read_csv(dir_ / "sweep.csv");
         for (const auto& row : t) EXPECT_EQ(row.size(), t.front().size());
         return t;
     }
 
-    fs::path dir_;
+    const test::TempDir dir_;
 };
 
 std::size_t column(const std::vector<std::string>& header, const std::string& name) {
@@ -126,7 +86,7 @@ std::size_t column(const std::vector<std::string>& header, const std::string& na
 
 TEST_F(SweepRender, RenderPathsAreASweepDimensionWithFrameColumns) {
     std::ostringstream out, progress;
-    run_sweep(tiny(), {"render=off,host,pinned-async"}, dir_, out, progress, nullptr);
+    run_sweep(tiny(), {"render=off,host,pinned-async"}, dir_.path(), out, progress, nullptr);
     EXPECT_EQ(progress.str(), "[1/3] render=off\n[2/3] render=host\n[3/3] render=pinned-async\n");
 
     const auto t = csv();
@@ -172,11 +132,11 @@ TEST_F(SweepRender, RenderPathsAreASweepDimensionWithFrameColumns) {
         EXPECT_NEAR(v[column(header, "fps")] * pipelined, 1000.0, 0.01);
     }
 
-    const std::string md = read(dir_ / "sweep.md");
+    const std::string md = test::read_text(dir_ / "sweep.md");
     EXPECT_EQ(out.str().find(md), 0u);  // the table is printed too
     EXPECT_NE(md.find("Where render is not off"), std::string::npos);
     std::vector<std::string> table;
-    for (const auto& l : lines_of(md))
+    for (const auto& l : test::lines_of(md))
         if (l.starts_with("|")) table.push_back(l);
     ASSERT_EQ(table.size(), 2u + 3u);
     const auto bars = [](const std::string& l) { return std::count(l.begin(), l.end(), '|'); };
@@ -193,7 +153,7 @@ TEST_F(SweepRender, PlainRenderTimesFramesAtEveryPoint) {
     BenchConfig c = tiny();
     c.render = "pinned";
     std::ostringstream out, progress;
-    run_sweep(c, {"particles=200,400"}, dir_, out, progress, nullptr);
+    run_sweep(c, {"particles=200,400"}, dir_.path(), out, progress, nullptr);
     const auto t = csv();
     ASSERT_EQ(t.size(), 3u);
     const auto& header = t[0];

@@ -9,34 +9,34 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
-
 #include "app/lab/validate.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "support/error_of.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
-ValidateConfig config(const std::string& which) {
-    ValidateConfig c;
-    c.which = which;
-    c.backend = sim::Backend::Cpu;
-    c.out = std::filesystem::temp_directory_path() /
-            ("plab-validate-" + which + "-" + std::to_string(::getpid()));
-    return c;
-}
-
 std::string error_of(const ValidateConfig& c) {
     std::ostringstream out;
-    try {
-        run_validation(c, out, nullptr);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::error_of([&] { run_validation(c, out, nullptr); });
 }
 
-TEST(Validate, BadInputIsRefusedWithTheOptionsName) {
+// Each test writes into a temporary folder of its own.
+class Validate : public ::testing::Test {
+  protected:
+    ValidateConfig config(const std::string& which) const {
+        ValidateConfig c;
+        c.which = which;
+        c.backend = sim::Backend::Cpu;
+        c.out = dir_ / which;
+        return c;
+    }
+
+    const test::TempDir dir_;
+};
+
+TEST_F(Validate, BadInputIsRefusedWithTheOptionsName) {
     ValidateConfig c = config("dam-break");
     c.resolution = 3;
     EXPECT_NE(error_of(c).find("--resolution must be in [4, 400]"), std::string::npos);
@@ -58,7 +58,7 @@ TEST(Validate, BadInputIsRefusedWithTheOptionsName) {
     EXPECT_NE(unknown.find("dam-break, hydrostatic"), std::string::npos) << unknown;
 }
 
-TEST(Validate, HydrostaticPrintsTheSurfaceAndWritesEveryLayer) {
+TEST_F(Validate, HydrostaticPrintsTheSurfaceAndWritesEveryLayer) {
     ValidateConfig c = config("hydrostatic");
     c.resolution = 10;
     c.settle = 0.05;  // too short to settle: this checks the report, not the physics
@@ -86,10 +86,9 @@ TEST(Validate, HydrostaticPrintsTheSurfaceAndWritesEveryLayer) {
     // 20 layers of liquid; checked: from 3 spacings above the floor to 5 below the top.
     EXPECT_GE(rows, 20);
     EXPECT_EQ(checked, 12);
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, GranularCasesRefuseBadOptionsByName) {
+TEST_F(Validate, GranularCasesRefuseBadOptionsByName) {
     ValidateConfig c = config("column-collapse");
     c.resolution = 1;
     EXPECT_NE(error_of(c).find("--resolution must be in [2, 200] for column-collapse"),
@@ -111,7 +110,7 @@ TEST(Validate, GranularCasesRefuseBadOptionsByName) {
               std::string::npos);
 }
 
-TEST(Validate, ColumnCollapseWritesARowPerAspectRatio) {
+TEST_F(Validate, ColumnCollapseWritesARowPerAspectRatio) {
     // Three beads across: a check of the report, not of the physics (tests/sim/
     // test_granular_validation runs the physics).
     ValidateConfig c = config("column-collapse");
@@ -139,10 +138,9 @@ TEST(Validate, ColumnCollapseWritesARowPerAspectRatio) {
     int rows = 0;
     while (std::getline(csv, line)) rows += !line.empty();
     EXPECT_EQ(rows, 2);
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
+TEST_F(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     ValidateConfig c = config("angle-of-repose");
     c.resolution = 3;
     std::ostringstream out;
@@ -160,10 +158,9 @@ TEST(Validate, AngleOfReposeWritesTheProfileAndTheFit) {
     EXPECT_NE(meta.find("# case=angle_of_repose resolution=3"), std::string::npos) << meta;
     EXPECT_NE(meta.find("angle_deg="), std::string::npos) << meta;
     EXPECT_EQ(header, "r_m,h_m,fitted");
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, SeveralPilesAreRunAndTheirMeanAngleIsJudged) {
+TEST_F(Validate, SeveralPilesAreRunAndTheirMeanAngleIsJudged) {
     ValidateConfig c = config("angle-of-repose");
     c.resolution = 3;
     c.piles = 0;
@@ -183,10 +180,9 @@ TEST(Validate, SeveralPilesAreRunAndTheirMeanAngleIsJudged) {
     const auto list = meta.find("angles_deg=");
     EXPECT_NE(meta.find(';', list), std::string::npos) << "two angles in " << meta;
     EXPECT_NE(meta.find(" mean_deg="), std::string::npos) << meta;
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
+TEST_F(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
     ValidateConfig c = config("angle-of-repose");
     c.resolution = 3;
     c.preset = "sand-like";
@@ -199,10 +195,9 @@ TEST(Validate, TheSandLikePileIsMeasuredButNotJudgedAgainstGlassBeads) {
         << s;
     EXPECT_EQ(s.find("threshold 2 deg"), std::string::npos) << s;
     EXPECT_EQ(s.find("PASS"), std::string::npos) << s;
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, TheHeapIsTheReferencesOwnPilingTest) {
+TEST_F(Validate, TheHeapIsTheReferencesOwnPilingTest) {
     ValidateConfig c = config("angle-of-repose");
     c.heap = true;
     c.resolution = 2;
@@ -241,10 +236,9 @@ TEST(Validate, TheHeapIsTheReferencesOwnPilingTest) {
         if (!line.empty()) (line[0] == '-' ? left : right) += 1;
     EXPECT_GT(left, 0);
     EXPECT_EQ(left, right);
-    std::filesystem::remove_all(c.out);
 }
 
-TEST(Validate, SiloRefusesBadOptionsByName) {
+TEST_F(Validate, SiloRefusesBadOptionsByName) {
     ValidateConfig c = config("silo");
     c.resolution = 5;
     EXPECT_NE(error_of(c).find("--resolution must be in [6, 1000] for silo"), std::string::npos);
@@ -266,7 +260,7 @@ TEST(Validate, SiloRefusesBadOptionsByName) {
               std::string::npos);
 }
 
-TEST(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
+TEST_F(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
     // Seven beads wide, four high, open for 0.05 s: a check of the report, not of the physics
     // (tests/sim/test_silo_validation runs the physics).
     ValidateConfig c = config("silo");
@@ -307,7 +301,6 @@ TEST(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
     while (std::getline(series, line)) samples += !line.empty();
     // A sample at the opening and one every 0.01 s of the 0.05 s, for each orifice.
     EXPECT_EQ(samples, 2 * 6);
-    std::filesystem::remove_all(c.out);
 }
 
 }  // namespace

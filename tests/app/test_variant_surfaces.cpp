@@ -6,15 +6,17 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/lab/recording.h"
 #include "app/lab/sweep.h"
 #include "app/lab/variant_flags.h"
-#include "sim/error.h"
-#include "sim/variants.h"
+#include "sim/core/error.h"
+#include "sim/model/variants.h"
+#include "support/csv.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
@@ -83,8 +85,7 @@ TEST(VariantSurfaces, EveryRowIsASweepKeyWithOrWithoutItsRecordingPrefix) {
 }
 
 TEST(VariantSurfaces, EveryRowIsASweepColumn) {
-    const auto dir = std::filesystem::path(testing::TempDir()) / "plab_variant_columns";
-    std::filesystem::remove_all(dir);
+    const test::TempDir dir;
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
     c.particles = 200;
@@ -93,30 +94,14 @@ TEST(VariantSurfaces, EveryRowIsASweepColumn) {
     c.window = "start";
     c.options.sorted_memory = false;
     std::ostringstream out, progress;
-    run_sweep(c, {"scatter_forces=on"}, dir, out, progress, nullptr);
-    std::ifstream csv(dir / "sweep.csv");
-    std::string header, row;
-    std::getline(csv, header);
-    std::getline(csv, row);
-    // Split on commas outside quotes (the device name is a quoted field).
-    auto cells = [](const std::string& line) {
-        std::vector<std::string> v(1);
-        bool quoted = false;
-        for (char ch : line) {
-            if (ch == '"') quoted = !quoted;
-            if (ch == ',' && !quoted) {
-                v.emplace_back();
-            } else {
-                v.back() += ch;
-            }
-        }
-        return v;
-    };
-    const auto names = cells(header), values = cells(row);
+    run_sweep(c, {"scatter_forces=on"}, dir.path(), out, progress, nullptr);
+    const std::vector<std::vector<std::string>> csv = test::read_csv(dir / "sweep.csv");
+    ASSERT_GE(csv.size(), 2u);
+    const std::vector<std::string>&names = csv[0], &values = csv[1];
     // Each variant's column holds the value that point asked for.
     for (const sim::VariantInfo& v : sim::variant_table()) {
         const auto at = std::find(names.begin(), names.end(), v.name);
-        ASSERT_NE(at, names.end()) << v.name << " in " << header;
+        ASSERT_NE(at, names.end()) << v.name;
         const std::size_t i = static_cast<std::size_t>(at - names.begin());
         ASSERT_LT(i, values.size());
         sim::SimulatorOptions asked = c.options;

@@ -17,24 +17,17 @@ extern "C" {
 
 #include "app/lab/video_encoder.h"
 #include "app/lab/video_run.h"
-#include "child_process.h"
+#include "app/output_temporaries.h"
 #include "render/egl_context.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "support/child_process.h"
+#include "support/file_text.h"
+#include "support/temp_dir.h"
 
 namespace plab::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path temp_dir() {
-    const fs::path dir =
-        fs::temp_directory_path() /
-        ("plab_video_" +
-         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 struct MovieFacts {
     long frames = 0;
@@ -89,7 +82,7 @@ TEST_F(Video, HeadlessMovieHasTheFramesAndSizeAsked) {
     } catch (const std::exception& e) {
         GTEST_SKIP() << "no EGL context: " << e.what();
     }
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
     c.preset = "granular";
@@ -110,12 +103,11 @@ TEST_F(Video, HeadlessMovieHasTheFramesAndSizeAsked) {
     EXPECT_NE(out.str().find("24 of 24 written"), std::string::npos) << out.str();
     std::printf("%s", out.str().c_str());
     // Nothing but the movie is left in the folder (no temporary).
-    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
-    fs::remove_all(dir);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
 }
 
 TEST_F(Video, AMovieEndedEarlyStillOpensWithItsFrames) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     const fs::path path = dir / "early.mp4";
     {
         VideoEncoder encoder(path.string(), {64, 48, 30});
@@ -128,7 +120,7 @@ TEST_F(Video, AMovieEndedEarlyStillOpensWithItsFrames) {
 }
 
 TEST_F(Video, OddSizesLoseTheirLastRowAndColumn) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     const fs::path path = dir / "odd.mp4";
     VideoEncoder encoder(path.string(), {65, 49, 60});
     for (int i = 0; i < 3; ++i) encoder.push(gradient(65, 49, i));
@@ -137,11 +129,10 @@ TEST_F(Video, OddSizesLoseTheirLastRowAndColumn) {
     EXPECT_EQ(f.frames, 3);
     EXPECT_EQ(f.width, 64);
     EXPECT_EQ(f.height, 48);
-    fs::remove_all(dir);
 }
 
 TEST_F(Video, RefusesAnUnwritablePathByName) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     fs::create_directories(dir / "folder.mp4");
     try {
         VideoEncoder encoder((dir / "folder.mp4").string(), {64, 48, 30});
@@ -151,7 +142,6 @@ TEST_F(Video, RefusesAnUnwritablePathByName) {
     }
     const VideoSettings small{64, 48, 30};
     EXPECT_THROW(VideoEncoder("/proc/no/such/dir/x.mp4", small), Error);
-    fs::remove_all(dir);
 }
 
 TEST_F(Video, AnInterruptedHeadlessRunLeavesAPlayableMovie) {
@@ -161,7 +151,7 @@ TEST_F(Video, AnInterruptedHeadlessRunLeavesAPlayableMovie) {
         GTEST_SKIP() << "no EGL context: " << e.what();
     }
     using namespace std::chrono_literals;
-    const test::TempFolder dir("plab_video_interrupt");
+    const test::TempDir dir;
     const fs::path movie = dir.path() / "stopped.mp4";
     const fs::path log = dir.path() / "log.txt";
     // Far more frames than the test waits for; stopped once some are encoded.
@@ -179,10 +169,10 @@ TEST_F(Video, AnInterruptedHeadlessRunLeavesAPlayableMovie) {
             return !app.running();
         },
         60s))
-        << test::file_text(log);
+        << test::read_text(log);
     ASSERT_EQ(kill(app.pid(), SIGINT), 0);
     const int code = app.wait(60s);
-    const std::string output = test::file_text(log);
+    const std::string output = test::read_text(log);
     EXPECT_EQ(code, 130) << output;
     EXPECT_NE(output.find("(stopped by SIGINT)"), std::string::npos) << output;
     const MovieFacts f = read_movie(movie);

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string_view>
 
-#include "sim/error.h"
-#include "sim/params.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace plab::sim;

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "sim/checkpoint.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
 
 namespace {
 // The bytes and the checksum the format ends with, little-endian.

@@ -7,10 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "sim/error.h"
-#include "sim/run_checks.h"
-#include "sim/scene.h"
-#include "sim/scene_file.h"
+#include "sim/core/error.h"
+#include "sim/engine/initial_state.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/run_checks.h"
+#include "sim/model/scene.h"
 
 namespace {
 // Building costs time linear in the particle count: keep each input fast.

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
@@ -23,8 +25,7 @@ struct Particles {
 class AsyncExport : public ::testing::TestWithParam<bool> {  // param: steps as CUDA graphs
   protected:
     void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
+        PLAB_SKIP_WITHOUT_CUDA();
         SimulatorOptions o;
         o.graph = GetParam();
         simulator_ = make_simulator(Backend::Cuda, nullptr, o);

@@ -14,39 +14,24 @@
 #include <memory>
 #include <string>
 
-#include "sim/checkpoint.h"
+#include "sim/engine/simulator.h"
 #include "sim/friction_scene.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CudaCheckpoint : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
-};
+class CudaCheckpoint : public test::CudaTest {};
 
 std::unique_ptr<Simulator> cuda(const SimulatorOptions& o = {}) {
     return make_simulator(Backend::Cuda, nullptr, o);
-}
-
-double max_distance(const Snapshot& x, const Snapshot& y) {
-    double worst = 0;
-    for (std::size_t i = 0; i < x.pos.size(); ++i) {
-        const double d =
-            std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
-                       double(x.pos[i].z) - y.pos[i].z);
-        EXPECT_TRUE(std::isfinite(d)) << "particle " << i;
-        worst = std::max(worst, d);
-    }
-    return worst;
 }
 
 Checkpoint checkpoint_of(Simulator& s, const Params& p, const SimulatorOptions& o) {
@@ -113,8 +98,8 @@ TEST_F(CudaCheckpoint, ContinuationFollowsTheRunThatDidNotStop) {
             restore_checkpoint(*resumed, c);
             for (int i = 0; i < then; ++i) resumed->step(p);
             const Snapshot s = straight->download();
-            const double plain = max_distance(s, twin->download());
-            const double continued = max_distance(s, resumed->download());
+            const double plain = test::max_position_distance(s, twin->download());
+            const double continued = test::max_position_distance(s, resumed->download());
             const double scale = preset == Preset::Classic ? radius : p.radius;
             std::printf("%s: two plain runs differ by %.3g m, the continued run by %.3g m\n",
                         std::string(preset_name(preset)).c_str(), plain, continued);
@@ -145,7 +130,7 @@ TEST_F(CudaCheckpoint, ACpuCheckpointContinuesOnTheGpu) {
         cpu->step(p);
         gpu->step(p);
     }
-    EXPECT_LT(max_distance(cpu->download(), gpu->download()), 1e-2 * p.radius);
+    EXPECT_LT(test::max_position_distance(cpu->download(), gpu->download()), 1e-2 * p.radius);
 }
 
 // The frictional law's state (checkpoint format version 2): the sand-like preset's block closed
@@ -202,14 +187,14 @@ TEST_F(CudaCheckpoint, AFrictionalRunContinuesBitForBitInDeterministicMode) {
         const Snapshot s = straight->download(), r = resumed->download();
         EXPECT_TRUE(same_state(straight->capture_state(), resumed->capture_state()))
             << (graph ? "graph" : "plain") << ": the continued run differs by "
-            << max_distance(s, r) << " m";
+            << test::max_position_distance(s, r) << " m";
         // Without its frictional state the continuation goes another way: it was needed.
         Checkpoint forgetful = c;
         forgetful.state.friction = {};
         auto amnesic = cuda(o);
         restore_checkpoint(*amnesic, forgetful);
         for (int i = 0; i < then; ++i) amnesic->step(p);
-        EXPECT_GT(max_distance(s, amnesic->download()), 0.0);
+        EXPECT_GT(test::max_position_distance(s, amnesic->download()), 0.0);
     }
 }
 
@@ -227,7 +212,7 @@ TEST_F(CudaCheckpoint, ACpuFrictionalCheckpointContinuesOnTheGpu) {
         cpu->step(p);
         gpu->step(p);
     }
-    EXPECT_LT(max_distance(cpu->download(), gpu->download()), 1e-2 * p.radius);
+    EXPECT_LT(test::max_position_distance(cpu->download(), gpu->download()), 1e-2 * p.radius);
 }
 
 }  // namespace

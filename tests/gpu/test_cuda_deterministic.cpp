@@ -13,21 +13,17 @@
 #include <memory>
 #include <string>
 
-#include "sim/checkpoint.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
 
-class CudaDeterministic : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
-};
+class CudaDeterministic : public test::CudaTest {};
 
 struct Case {
     const char* name;

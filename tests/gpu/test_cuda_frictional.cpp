@@ -13,14 +13,17 @@
 #include <set>
 #include <string>
 
-#include "sim/cpu_simulator.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/run/make_simulator.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
 #include "sim/test_helpers.h"
+#include "support/cuda_skip.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
@@ -46,15 +49,6 @@ std::string label(bool lists, bool graph) {
 }
 
 float length(const Float4& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-
-// The largest per-particle difference of two states (by id), m.
-float worst_position_gap(const Snapshot& a, const Snapshot& b) {
-    float worst = 0;
-    for (std::size_t i = 0; i < a.pos.size(); ++i)
-        worst = std::max({worst, std::abs(a.pos[i].x - b.pos[i].x),
-                          std::abs(a.pos[i].y - b.pos[i].y), std::abs(a.pos[i].z - b.pos[i].z)});
-    return worst;
-}
 
 // The distance (m) that `fraction` of the particles moved at most between two states (by id).
 float moved_quantile(const Snapshot& a, const Snapshot& b, double fraction) {
@@ -106,13 +100,7 @@ float height_95(const Snapshot& s) {
     return y[y.size() * 95 / 100];
 }
 
-class CudaFrictional : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
-};
+class CudaFrictional : public test::CudaTest {};
 
 #if PLAB_HAS_CUDA
 
@@ -160,7 +148,7 @@ TEST_F(CudaFrictional, ASlumpingBlockFollowsTheCpuStepByStep) {
             EXPECT_EQ(summary.contacts, t.contacts);
             EXPECT_EQ(summary.sliding, t.sliding);
             // The same contacts, rounded and summed in another order.
-            const float gap = worst_position_gap(ref, got);
+            const double gap = test::max_position_axis_difference(ref, got);
             EXPECT_LT(gap, 0.02f * p.radius);
             // Particles spin, and as on the CPU: all but a few within 5% of the fastest spin.
             // The few are pairs whose rolling spring sits at its limit, where rounding decides
@@ -228,7 +216,7 @@ TEST_F(CudaFrictional, MixedBeadSizesFollowTheCpu) {
         const FrictionTotals t = totals(gpu.friction_snapshot());
         EXPECT_GT(ref_t.contacts, n);  // the beads have landed and touch
         EXPECT_NEAR(double(t.contacts), double(ref_t.contacts), 0.02 * ref_t.contacts);
-        const float gap = worst_position_gap(ref, got);
+        const double gap = test::max_position_axis_difference(ref, got);
         EXPECT_LT(gap, 0.02f * r);
         for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got.pos[i].w, init.pos[i].w);  // sizes kept
         std::printf("%s, mixed sizes: %zu beads, gap %.2g r, %llu contacts (CPU %llu)\n",
@@ -318,7 +306,7 @@ TEST_F(CudaFrictional, APileComesToRestAndStaysPutAsOnTheCpu) {
             EXPECT_GT(t.slots_used, n);
             for (int s = 0; s < kHold; ++s) gpu.step(p);
             const Snapshot held = gpu.download();
-            const float moved = worst_position_gap(pile, held);
+            const double moved = test::max_position_axis_difference(pile, held);
             // The pile holds: 99% of its beads stay within a fiftieth of a radius (a bead
             // resting loose on its surface may still settle a little; none travels far).
             EXPECT_LT(moved_quantile(pile, held, 0.99), 0.02f * p.radius) << "the pile crept";
@@ -412,7 +400,7 @@ TEST_F(CudaFrictional, SwitchingTheLawMidRunStartsItsState) {
         cpu.step(p);
         gpu.step(p);
     }
-    EXPECT_LT(worst_position_gap(cpu.download(), gpu.download()), 0.05f * p.radius);
+    EXPECT_LT(test::max_position_axis_difference(cpu.download(), gpu.download()), 0.05f * p.radius);
     const FrictionTotals t = totals(gpu.friction_snapshot());
     EXPECT_GT(t.max_omega, 1.f);  // rad/s; 3.8 on the CPU
     EXPECT_GT(t.slots_used, n);   // 1,416 on the CPU
@@ -445,7 +433,8 @@ TEST_F(CudaFrictional, AutoListsFollowTheLawBetweenSteps) {
     EXPECT_GT(autos.list_stats().builds, 0u);
     EXPECT_EQ(autos.effective_options().effective.neighbour_list, kOn);
     EXPECT_FALSE(grid.list_stats().active);
-    EXPECT_LT(worst_position_gap(grid.download(), autos.download()), 0.02f * p.radius);
+    EXPECT_LT(test::max_position_axis_difference(grid.download(), autos.download()),
+              0.02f * p.radius);
     const FrictionTotals a = totals(autos.friction_snapshot()),
                          g = totals(grid.friction_snapshot());
     EXPECT_GT(a.slots_used, n / 2);
@@ -477,7 +466,7 @@ TEST_F(CudaFrictional, TheStateStartsAgainAfterAReset) {
     const FrictionSnapshot fresh = gpu.friction_snapshot();
     EXPECT_TRUE(fresh.omega.empty());
     for (int s = 0; s < 1000; ++s) gpu.step(p);
-    EXPECT_LT(worst_position_gap(first, gpu.download()), 0.02f * p.radius);
+    EXPECT_LT(test::max_position_axis_difference(first, gpu.download()), 0.02f * p.radius);
     // Another particle count: the state is sized again.
     const InitialState smaller =
         build_initial_state(preset_scene(Preset::Granular, 300, p), p, 300);
@@ -524,7 +513,7 @@ TEST_F(CudaFrictional, TheDeterministicModeRepeatsItselfToTheBitAndFollowsTheCpu
                       0)
                 << k;
         EXPECT_GT(totals(frictions[0]).contacts, n);
-        EXPECT_LT(worst_position_gap(cpu.download(), runs[0]), 0.02f * p.radius);
+        EXPECT_LT(test::max_position_axis_difference(cpu.download(), runs[0]), 0.02f * p.radius);
     }
 }
 

@@ -7,23 +7,19 @@
 #include <cmath>
 #include <string>
 
-#include "sim/cpu_simulator.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/run/make_simulator.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
-#include "sim/silo_validation.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/validation/silo_validation.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
 
-class CudaSilo : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
-};
+class CudaSilo : public test::CudaTest {};
 
 #if PLAB_HAS_CUDA
 

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
+#include "support/state_distance.h"
 #if PLAB_HAS_CUDA
 #include <cuda_runtime.h>
 
@@ -22,13 +25,7 @@
 namespace plab::sim {
 namespace {
 
-class CudaStepVariants : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
-};
+class CudaStepVariants : public test::CudaTest {};
 
 std::unique_ptr<Simulator> cuda(const SimulatorOptions& o) {
     return make_simulator(Backend::Cuda, nullptr, o);
@@ -51,16 +48,8 @@ double run_and_compare(Simulator& a, Simulator& b, std::size_t n, int steps) {
         b.step(p);
     }
     const Snapshot x = a.download(), y = b.download();
-    double worst = 0, moved = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double d =
-            std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
-                       double(x.pos[i].z) - y.pos[i].z);
-        EXPECT_TRUE(std::isfinite(d)) << "particle " << i;
-        worst = std::max(worst, d);
-        moved = std::max(moved, std::fabs(double(x.pos[i].y) - init.pos[i].y));
-    }
-    EXPECT_GT(moved, 1e-4) << "the particles should have moved";
+    const double worst = test::max_position_distance(x, y);  // infinite if one is not finite
+    EXPECT_GT(test::max_distance(x.pos, init.pos), 1e-4) << "the particles should have moved";
     std::printf("max difference %.3g m after %d steps\n", worst, steps);
     return worst;
 }
@@ -72,18 +61,6 @@ SimulatorOptions gather() {
     SimulatorOptions o;
     o.scatter_forces = kOff;
     return o;
-}
-
-double worst_difference(const Snapshot& x, const Snapshot& y) {
-    double worst = 0;
-    for (std::size_t i = 0; i < x.pos.size(); ++i) {
-        const double d =
-            std::hypot(double(x.pos[i].x) - y.pos[i].x, double(x.pos[i].y) - y.pos[i].y,
-                       double(x.pos[i].z) - y.pos[i].z);
-        if (!std::isfinite(d)) return INFINITY;
-        worst = std::max(worst, d);
-    }
-    return worst;
 }
 
 TEST_F(CudaStepVariants, PersistentKernelMatchesPlainLaunches) {
@@ -194,7 +171,8 @@ TEST_F(CudaStepVariants, SwitchingLayoutAndLaunchMidRunKeepsThePhysics) {
         plain->step(p);
         switching->step(p);
     }
-    EXPECT_LT(worst_difference(plain->download(), switching->download()), 1e-2 * kRadius);
+    EXPECT_LT(test::max_position_distance(plain->download(), switching->download()),
+              1e-2 * kRadius);
 }
 
 TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn) {
@@ -233,7 +211,7 @@ TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn
         straight->step(p);
         mixed->step(p);
     }
-    EXPECT_LT(worst_difference(straight->download(), mixed->download()), 1e-2 * kRadius);
+    EXPECT_LT(test::max_position_distance(straight->download(), mixed->download()), 1e-2 * kRadius);
     // A reset between two graph replays of the scatter form starts from the new state's hash.
     SimulatorOptions replay;
     replay.graph = true;
@@ -243,7 +221,7 @@ TEST_F(CudaStepVariants, TheScatterFormsHashCarriesOverOnlyWhileTheStateIsItsOwn
         straight->step(p);
         mixed->step(p);
     }
-    EXPECT_LT(worst_difference(straight->download(), mixed->download()), 1e-2 * kRadius);
+    EXPECT_LT(test::max_position_distance(straight->download(), mixed->download()), 1e-2 * kRadius);
     EXPECT_EQ(mixed->stats(p).non_finite, 0u);
 }
 
@@ -265,7 +243,7 @@ TEST_F(CudaStepVariants, PositionsWrittenThroughTheDeviceStateAreHashedAfresh) {
         sim->reset(init, p);
         for (int i = 0; i < 3; ++i) sim->step(p);
         ASSERT_EQ(sim->effective_options().effective.scatter_forces, kOn);
-        const auto st = dynamic_cast<cuda::CudaSimulator&>(*sim).device_state();
+        const DeviceArrays st = sim->device_arrays();
         ASSERT_EQ(st.count, n);
         std::vector<Float4> rows(n);
         std::vector<uint32_t> ids(n);

@@ -9,25 +9,24 @@
 #include <map>
 #include <set>
 
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/run/make_simulator.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
 #endif
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
 #include "sim/test_helpers.h"
+#include "support/cuda_skip.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
 
-class CudaVsCpu : public ::testing::Test {
+class CudaVsCpu : public test::CudaTest {
   protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
     std::unique_ptr<Simulator> cuda(SimulatorOptions o = {}) {
         return make_simulator(Backend::Cuda, nullptr, o);
     }
@@ -511,15 +510,11 @@ void expect_sph_matches_cpu(const InitialState& init, Params p, int steps,
                 // The stiff equation of state turns float summation order into small position
                 // differences (2e-5 m after 50 steps, 0.004 radius); a wrong neighbour set would
                 // be radii and per cents of density.
-                double worst = 0, worst_density = 0;
-                for (std::size_t i = 0; i < want.pos.size(); ++i) {
-                    const double dx = got.pos[i].x - want.pos[i].x,
-                                 dy = got.pos[i].y - want.pos[i].y,
-                                 dz = got.pos[i].z - want.pos[i].z;
-                    worst = std::max(worst, std::sqrt(dx * dx + dy * dy + dz * dz));
+                const double worst = test::max_position_distance(got, want);
+                double worst_density = 0;
+                for (std::size_t i = 0; i < want.pos.size(); ++i)
                     worst_density = std::max<double>(
                         worst_density, std::fabs(got.vel[i].w - want.vel[i].w) / p.rest_density);
-                }
                 EXPECT_EQ(gpu->effective_options().effective.neighbour_list,
                           lists == kOff ? kOff : kOn);
                 EXPECT_LT(worst, 0.02 * p.radius)

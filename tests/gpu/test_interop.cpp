@@ -15,8 +15,10 @@
 #include "render/gl_check.h"
 #include "render/interop_buffer.h"
 #include "render/particle_feed.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
 
 namespace plab::render {
 namespace {
@@ -34,8 +36,7 @@ bool same_bytes(const std::vector<sim::Float4>& a, const std::vector<sim::Float4
 }
 
 TEST(Interop, InteropAndHostCopyFillIdenticalBuffers) {
-    const std::string no_cuda = sim::cuda_unavailable_reason();
-    if (!no_cuda.empty()) GTEST_SKIP() << "no CUDA: " << no_cuda;
+    PLAB_SKIP_WITHOUT_CUDA();
     std::unique_ptr<EglContext> context;
     try {
         context = std::make_unique<EglContext>();

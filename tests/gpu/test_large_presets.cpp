@@ -5,9 +5,11 @@
 
 #include <string>
 
-#include "sim/divergence.h"
-#include "sim/run_recipe.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/run/divergence.h"
+#include "sim/run/make_simulator.h"
+#include "sim/run/run_recipe.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
@@ -17,10 +19,7 @@ constexpr int kSteps = 2000;
 
 class LargePresets : public testing::TestWithParam<const char*> {
   protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
+    void SetUp() override { PLAB_SKIP_WITHOUT_CUDA(); }
 };
 
 TEST_P(LargePresets, FourMillionParticlesStaySoundFor2000Steps) {

@@ -6,37 +6,30 @@
 #include <cstdio>
 #include <random>
 
-#include "sim/cpu_simulator.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/run/make_simulator.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #endif
+#include "sim/engine/simulator.h"
 #include "sim/friction_list_compare.h"
 #include "sim/friction_scene.h"
 #include "sim/list_compare.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/model/presets.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
 
-// Summation order alone (see tests/sim/test_neighbour_list.cpp); CUDA's atomics also change the
+// The CPU's bounds of summation order (sim/list_compare.h): CUDA's atomics only change the
 // order inside a cell from run to run.
-constexpr double kOrderOnly = 1e-3;
-constexpr double kSphOrderOnly = 3e-2;
-constexpr double kSphDensity = 1e-5;
+using testing::kOrderOnly;
+using testing::kSphDensity;
+using testing::kSphOrderOnly;
+using testing::one_step_params;
 
-Params one_step_params(Preset preset) {
-    Params p = preset_params(preset);
-    p.substeps = 1;
-    return p;
-}
-
-class NeighbourListGpu : public ::testing::Test {
+class NeighbourListGpu : public test::CudaTest {
   protected:
-    void SetUp() override {
-        const std::string why = cuda_unavailable_reason();
-        if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
-    }
     static SimulatorOptions options(bool lists, bool graph) {
         SimulatorOptions o;
         o.neighbour_list = lists;
@@ -145,7 +138,7 @@ TEST_F(NeighbourListGpu, StraysAreRepairedWithTheGridsPhysics) {
     }
 }
 
-// The frictional law finds its strays' contacts in its own pass (sim/list_strays.h): a sand
+// The frictional law finds its strays' contacts in its own pass (sim/physics/list_strays.h): a sand
 // block resting on the floor with a few top beads thrown up and sideways. From the listed run's
 // whole state (positions, rotations, contact memory) a step of CUDA's per-step grid, and of
 // the CPU's, gives the same forces, rotations and contacts, summed in another order.

@@ -1,4 +1,4 @@
-// The contact memory's packing (sim/packed_vec3.h) on the device gives the host's bits: the
+// The contact memory's packing (sim/core/packed_vec3.h) on the device gives the host's bits: the
 // two backends then keep the same memory for the same stretches, and a state captured on one
 // restores to the same bits on the other.
 #include <gtest/gtest.h>
@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/packed_vec3.h"
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/device_buffer.h"
-#include "sim/packed_vec3.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
 
 namespace plab::sim {
 namespace {
@@ -25,8 +27,7 @@ __global__ void pack_kernel(const Vec3* in, uint64_t* packed, Vec3* back, std::s
 }
 
 TEST(PackedVec3OnTheDevice, PacksAndUnpacksToTheHostsBits) {
-    const std::string why = cuda_unavailable_reason();
-    if (!why.empty()) GTEST_SKIP() << "no usable CUDA device: " << why;
+    PLAB_SKIP_WITHOUT_CUDA();
 
     // Magnitudes from 2^-110 to 2^60, ties (odd multiples of half a step), zero, tiny, huge,
     // non-finite.

@@ -17,8 +17,10 @@
 #include "render/scene_pass.h"
 #include "render/splat_compare.h"
 #include "render/splat_renderer.h"
-#include "sim/presets.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/run/make_simulator.h"
+#include "support/cuda_skip.h"
 
 namespace plab::render {
 namespace {
@@ -34,8 +36,7 @@ constexpr int kTolerance = 6;  // 8-bit steps
 class SplatRendererTest : public testing::EglTest {
   protected:
     void SetUp() override {
-        const std::string no_cuda = sim::cuda_unavailable_reason();
-        if (!no_cuda.empty()) GTEST_SKIP() << "no CUDA: " << no_cuda;
+        PLAB_SKIP_WITHOUT_CUDA();
         testing::EglTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
         const std::string why = splat_unavailable_reason(true);

@@ -2,13 +2,29 @@
 the module is compared with, and the `gpu` marker. CTest runs these (tests/python/CMakeLists.txt)
 with PYTHONPATH at the built module and PLAB_APP_BINARY at the program."""
 import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
+_OWN_BASETEMP = pytest.StashKey[str]()
 
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA device (skipped without one)")
+    # tmp_path folders go into a fresh folder of this run, removed when it ends (pytest itself
+    # would keep the last three runs' in $TMPDIR/pytest-of-<user>). A given --basetemp is kept.
+    if not config.option.basetemp:
+        config.option.basetemp = tempfile.mkdtemp(prefix="plab_pytest_")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own:
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -1,4 +1,4 @@
-"""Checkpoints from Python (sim/checkpoint.h): continuing from a saved state is bit for bit the
+"""Checkpoints from Python (sim/io/checkpoint.h): continuing from a saved state is bit for bit the
 run that did not stop, and a refused file changes nothing."""
 import numpy as np
 import pytest

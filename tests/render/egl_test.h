@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "render/egl_context.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::render::testing {
 

@@ -13,9 +13,9 @@
 #include "render/scene_pass.h"
 #include "render/screenshot.h"
 #include "render/splat_reference.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
 
 namespace plab::render::testing {
 

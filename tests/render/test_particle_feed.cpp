@@ -16,8 +16,8 @@
 #include "egl_test.h"
 #include "render/gl_check.h"
 #include "render/particle_feed.h"
-#include "sim/cpu_simulator.h"
-#include "sim/presets.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
 
 namespace plab::render {
 namespace {

@@ -23,7 +23,7 @@
 #include "render/offscreen_target.h"
 #include "render/particle_renderer.h"
 #include "render/shader_program.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
 
 namespace plab::render {
 namespace {

@@ -30,8 +30,8 @@
 #include "render/particle_feed.h"
 #include "render/particle_renderer.h"
 #include "render/screenshot.h"
-#include "sim/cpu_simulator.h"
-#include "sim/presets.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
 
 namespace plab::render {
 namespace {

@@ -11,9 +11,9 @@
 #include "egl_test.h"
 #include "render/offscreen_target.h"
 #include "render/scene_pass.h"
-#include "sim/cpu_simulator.h"
-#include "sim/derived.h"
-#include "sim/presets.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/derived.h"
+#include "sim/model/presets.h"
 
 namespace plab::render {
 namespace {

@@ -13,8 +13,8 @@
 #include "egl_test.h"
 #include "render/offscreen_target.h"
 #include "render/scene_pass.h"
-#include "sim/cpu_simulator.h"
-#include "sim/presets.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
 #include "splat_compare.h"
 
 namespace plab::render {

@@ -6,8 +6,9 @@
 #include <span>
 #include <string>
 
-#include "sim/checkpoint.h"
-#include "sim/error.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
+#include "support/error_of.h"
 
 namespace plab::sim::testing {
 
@@ -17,12 +18,7 @@ inline Checkpoint read(const std::string& bytes) {
 
 // The message read() throws, "" when it reads.
 inline std::string error_of(const std::string& bytes) {
-    try {
-        read(bytes);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::error_of([&] { read(bytes); });
 }
 
 // Rewrites the trailing checksum.

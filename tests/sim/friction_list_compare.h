@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "sim/friction_stats.h"
+#include "sim/engine/simulator.h"
 #include "sim/list_compare.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/model/scene.h"
+#include "sim/physics/friction_stats.h"
 
 namespace plab::sim::testing {
 
@@ -54,11 +54,11 @@ FrictionalListComparison compare_frictional_list_with_grid(Listed& listed, Refer
             return out;  // compared stays short of what the caller expects
         double dv = 0, kick = 0, dw = 0, spin = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            kick = std::max(kick, length3(b.vel[i], before.vel[i]));
-            spin = std::max(spin, length3(fb.omega[i], now.friction.omega[i]));
+            kick = std::max(kick, test::distance3(b.vel[i], before.vel[i]));
+            spin = std::max(spin, test::distance3(fb.omega[i], now.friction.omega[i]));
             if (threshold[i]) continue;
-            dv = std::max(dv, length3(a.vel[i], b.vel[i]));
-            dw = std::max(dw, length3(fa.omega[i], fb.omega[i]));
+            dv = std::max(dv, test::distance3(a.vel[i], b.vel[i]));
+            dw = std::max(dw, test::distance3(fa.omega[i], fb.omega[i]));
             out.contacts += word_contacts(fb.contact_info[i]);
             out.contact_gaps +=
                 word_contacts(fa.contact_info[i]) != word_contacts(fb.contact_info[i]) ? 1 : 0;

@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/friction_record.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
+#include "sim/physics/friction_record.h"
 
 namespace plab::sim::testing {
 
@@ -39,7 +40,7 @@ inline InitialState block_on_the_floor(const Params& p, std::size_t n) {
 
 // block_on_the_floor with `thrown` of its top beads thrown up and sideways (1.5 and 1 m/s):
 // they pass half the lists' skin a few at a time and land among beads that did not list them
-// (the lists' strays, sim/list_strays.h).
+// (the lists' strays, sim/physics/list_strays.h).
 inline InitialState block_with_thrown_beads(const Params& p, std::size_t n, int thrown) {
     InitialState init = block_on_the_floor(p, n);
     std::vector<std::size_t> by_height(n);

@@ -1,15 +1,15 @@
-// Beads of different sizes (Params::radius_spread, sim/bead_size.h) on the CPU backend.
+// Beads of different sizes (Params::radius_spread, sim/model/bead_size.h) on the CPU backend.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "sim/bead_size.h"
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/bead_size.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
 
 namespace plab::sim {
 namespace {

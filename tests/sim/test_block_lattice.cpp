@@ -7,11 +7,12 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/block_lattice.h"
-#include "sim/error.h"
-#include "sim/input_limits.h"
-#include "sim/params.h"
-#include "sim/scene.h"
+#include "sim/core/error.h"
+#include "sim/core/input_limits.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/block_lattice.h"
+#include "sim/model/params.h"
+#include "sim/model/scene.h"
 
 namespace plab::sim {
 namespace {

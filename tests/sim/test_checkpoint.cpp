@@ -1,4 +1,4 @@
-// Checkpoints (sim/checkpoint.h): continuing from one is bit for bit the run that did not stop
+// Checkpoints (sim/io/checkpoint.h): continuing from one is bit for bit the run that did not stop
 // (CPU backend), and every kind of bad file is refused with its name and the reason.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -9,26 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "sim/checkpoint.h"
 #include "sim/checkpoint_bytes.h"
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/presets.h"
+#include "support/temp_dir.h"
 
 namespace plab::sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path temp_dir() {
-    const fs::path dir =
-        fs::temp_directory_path() /
-        ("plab_checkpoint_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 struct Case {
     Preset preset;
@@ -85,7 +76,8 @@ TEST_P(Continuation, FromACheckpointIsBitIdenticalToNotStopping) {
     straight.reset(init, p);
     for (int i = 0; i < n + m; ++i) straight.step(p);
 
-    const fs::path file = temp_dir() / "state.plab";
+    const test::TempDir dir;
+    const fs::path file = dir / "state.plab";
     {
         CpuSimulator first;
         first.set_options(run.options);
@@ -286,10 +278,10 @@ TEST(Checkpoint, AFileWithoutTheWallsCoefficientRunsThemWithTheBeadsOne) {
 }
 
 TEST(Checkpoint, RefusesFilesThatAreNotCheckpointsByName) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     EXPECT_THROW(load_checkpoint(dir / "missing.plab"), Error);
     try {
-        load_checkpoint(dir);
+        load_checkpoint(dir.path());
         FAIL() << "a folder was read";
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("directory"), std::string::npos) << e.what();
@@ -305,20 +297,18 @@ TEST(Checkpoint, RefusesFilesThatAreNotCheckpointsByName) {
         EXPECT_NE(std::string(e.what()).find("more than"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("huge.plab"), std::string::npos) << e.what();
     }
-    fs::remove_all(dir);
 }
 
 TEST(Checkpoint, IsWrittenWholeOrNotAtAll) {
-    const fs::path dir = temp_dir();
+    const test::TempDir dir;
     const fs::path file = dir / "state.plab";
     write_checkpoint(file, small_checkpoint());
     const auto size = fs::file_size(file);
     // A folder in the way fails, naming the path, and the old file stays.
     EXPECT_THROW(write_checkpoint(dir / "state.plab" / "inner.plab", small_checkpoint()), Error);
     EXPECT_EQ(fs::file_size(file), size);
-    for (const auto& entry : fs::directory_iterator(dir))
+    for (const auto& entry : fs::directory_iterator(dir.path()))
         EXPECT_EQ(entry.path().filename(), "state.plab") << "left behind: " << entry.path();
-    fs::remove_all(dir);
 }
 
 TEST(Checkpoint, AFailedRestoreLeavesTheSimulatorAsItWas) {

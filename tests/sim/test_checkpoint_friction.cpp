@@ -1,5 +1,5 @@
 // Checkpoints of the frictional contact law (format version 2's frictional section,
-// sim/checkpoint.h): every array goes through the file, a run continued from one is bit for bit
+// sim/io/checkpoint.h): every array goes through the file, a run continued from one is bit for bit
 // the run that did not stop (CPU backend), version 1 files still read, and every broken
 // section is refused with the file's name and the reason before anything changes.
 #include <gtest/gtest.h>
@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/checkpoint.h"
 #include "sim/checkpoint_bytes.h"
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/friction_record.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
 #include "sim/friction_scene.h"
-#include "sim/presets.h"
+#include "sim/io/checkpoint.h"
+#include "sim/model/presets.h"
+#include "sim/physics/friction_record.h"
 
 namespace plab::sim {
 namespace {
@@ -207,7 +207,7 @@ TEST(FrictionalCheckpoint, ReadsTheCorpusOfBothVersions) {
                 restore_checkpoint(s, c);
                 // Arrays the state gained after the file was written come back as their
                 // defaults (the file predates the rolling springs: no torque in any slot),
-                // and its slots' full floats come back packed (sim/packed_vec3.h).
+                // and its slots' full floats come back packed (sim/core/packed_vec3.h).
                 FrictionRecord expected = c.state.friction;
                 EXPECT_TRUE(expected.rolling.empty()) << file;
                 fill_absent_friction_arrays(expected, expected.omega.size());

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <random>
 
-#include "sim/dem_contact.h"
-#include "sim/presets.h"
+#include "sim/model/presets.h"
+#include "sim/physics/dem_contact.h"
 
 namespace plab::sim {
 namespace {

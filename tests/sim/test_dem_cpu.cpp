@@ -6,12 +6,13 @@
 #include <cmath>
 #include <random>
 
-#include "sim/cpu_simulator.h"
-#include "sim/dem_theory.h"
-#include "sim/divergence.h"
-#include "sim/error.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/dem_theory.h"
+#include "sim/model/presets.h"
+#include "sim/run/divergence.h"
 #include "sim/test_helpers.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
@@ -195,26 +196,13 @@ TEST(DemCpu, ScatterWithAtomicsMatchesTheGather) {
         scatter.step(p);
     }
     const Snapshot a = gather.download(), b = scatter.download();
-    double worst = 0, moved = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        worst = std::max({worst, std::fabs(double(a.pos[i].x) - b.pos[i].x),
-                          std::fabs(double(a.pos[i].y) - b.pos[i].y),
-                          std::fabs(double(a.pos[i].z) - b.pos[i].z)});
-        moved = std::max(moved, std::fabs(double(a.pos[i].y) - init.pos[i].y));
-    }
-    EXPECT_LT(worst, 1e-3 * p.radius);
-    EXPECT_GT(moved, 1e-4) << "the particles should have moved";
+    EXPECT_LT(test::max_position_axis_difference(a, b), 1e-3 * p.radius);
+    EXPECT_GT(test::max_distance(a.pos, init.pos), 1e-4) << "the particles should have moved";
 }
 
-// Largest per-particle position difference (m) between two simulators' states.
+// Largest single-axis position difference (m) between two simulators' states.
 double max_position_difference(Simulator& a, Simulator& b) {
-    const Snapshot x = a.download(), y = b.download();
-    double worst = 0;
-    for (std::size_t i = 0; i < x.pos.size(); ++i)
-        worst = std::max({worst, std::fabs(double(x.pos[i].x) - y.pos[i].x),
-                          std::fabs(double(x.pos[i].y) - y.pos[i].y),
-                          std::fabs(double(x.pos[i].z) - y.pos[i].z)});
-    return worst;
+    return test::max_position_axis_difference(a.download(), b.download());
 }
 
 TEST(DemCpu, UnsortedMemoryGivesTheSamePhysicsAsSorted) {

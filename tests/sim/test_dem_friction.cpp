@@ -1,5 +1,5 @@
-// The frictional contact law (sim/dem_friction.h) against mechanics with closed forms: a sphere
-// on an incline slides freely without friction, rolls without slipping at 5/7 g sin θ when
+// The frictional contact law (sim/physics/dem_friction.h) against mechanics with closed forms: a
+// sphere on an incline slides freely without friction, rolls without slipping at 5/7 g sin θ when
 // friction holds it, slips at g (sin θ − μ cos θ) when it cannot, and stays put when rolling
 // resistance exceeds tan θ; plus the law's own invariants (Coulomb cap, the stretch turned with
 // the contact plane, the rolling spring's limit and memory, both copies of a contact agreeing
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <random>
 
-#include "sim/dem_friction.h"
+#include "sim/physics/dem_friction.h"
 
 namespace plab::sim {
 namespace {

@@ -9,13 +9,14 @@
 #include <cstddef>
 #include <random>
 
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/friction_record.h"
-#include "sim/presets.h"
-#include "sim/run_checks.h"
-#include "sim/scene.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/run_checks.h"
+#include "sim/model/scene.h"
+#include "sim/physics/friction_record.h"
 #include "sim/test_helpers.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
@@ -180,13 +181,9 @@ TEST(DemFrictional, NeighbourListsGiveTheGridsTrajectory) {
         listed.step(p);
     }
     ASSERT_TRUE(listed.list_stats().active);
-    const Snapshot a = grid.download(), b = listed.download();
-    float worst = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        worst = std::max({worst, std::abs(a.pos[i].x - b.pos[i].x),
-                          std::abs(a.pos[i].y - b.pos[i].y), std::abs(a.pos[i].z - b.pos[i].z)});
     // The same contacts in another order: the sums differ in their last bits only.
-    EXPECT_LT(worst, 0.05f * p.radius);
+    EXPECT_LT(test::max_position_axis_difference(grid.download(), listed.download()),
+              0.05f * p.radius);
 }
 
 TEST(DemFrictional, TheStateReadsBackByIdAndStartsAgainAtAReset) {
@@ -308,7 +305,7 @@ TEST(ContactSlots, EachSlotKeepsItsStateAndPartnerInOneAlignedSixteenBytes) {
     EXPECT_EQ(m.partner(3), kFreeSlot);
     EXPECT_EQ(m.partner(5), kFreeSlot);
     // Two particles' slots and rolling torques as a record holds them, to the memory and back:
-    // packed (sim/packed_vec3.h), so each comes back within 2^-12 of its largest component and
+    // packed (sim/core/packed_vec3.h), so each comes back within 2^-12 of its largest component and
     // exactly as the memory holds it; a free slot reads back as zero, whatever it held.
     std::vector<ContactSlot> slots(2 * kContactSlots);
     std::vector<Float4> rolling(2 * kContactSlots);

@@ -7,9 +7,10 @@
 #include <cstring>
 #include <memory>
 
-#include "sim/presets.h"
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
+#include "sim/run/make_simulator.h"
 
 namespace plab::sim {
 namespace {

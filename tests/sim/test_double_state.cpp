@@ -8,8 +8,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "sim/cpu_simulator.h"
-#include "sim/presets.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
@@ -65,18 +66,11 @@ TEST(DoubleState, KeepsThePhysicsOfTheFloatState) {
         b.step(p);
     }
     const Snapshot x = a.download(), y = b.download();
-    std::vector<double> d(n);
-    double moved = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double dx = double(x.pos[i].x) - y.pos[i].x, dy = double(x.pos[i].y) - y.pos[i].y,
-                     dz = double(x.pos[i].z) - y.pos[i].z;
-        d[i] = std::sqrt(dx * dx + dy * dy + dz * dz);
-        moved = std::max(moved, std::fabs(double(y.pos[i].y) - init.pos[i].y));
-    }
+    std::vector<double> d = test::distances(x.pos, y.pos);
     std::sort(d.begin(), d.end());
     EXPECT_LT(d.back(), 1e-2 * p.radius);
     EXPECT_LT(d[n / 2], 1e-4 * p.radius);
-    EXPECT_GT(moved, 1e-4) << "the particles should have moved";
+    EXPECT_GT(test::max_distance(y.pos, init.pos), 1e-4) << "the particles should have moved";
 }
 
 TEST(DoubleState, OtherModesRunTheFloatStateAndSaySo) {

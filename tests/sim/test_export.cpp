@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/color_map.h"
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "sim/physics/color_map.h"
 
 namespace plab::sim {
 namespace {

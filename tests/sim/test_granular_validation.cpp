@@ -8,10 +8,10 @@
 
 #include <cmath>
 
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/granular_validation.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "sim/validation/granular_validation.h"
 
 namespace plab::sim {
 namespace {

@@ -7,10 +7,10 @@
 #include <limits>
 #include <set>
 
-#include "sim/cpu_simulator.h"
-#include "sim/dem_step.h"
-#include "sim/error.h"
-#include "sim/grid.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/grid.h"
+#include "sim/physics/dem_step.h"
 #include "sim/test_helpers.h"
 
 namespace plab::sim {

@@ -4,7 +4,8 @@
 #include <numeric>
 #include <random>
 
-#include "sim/grid.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/grid.h"
 
 namespace plab::sim::testing {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/scene.h"
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/scene.h"
 
 namespace plab::sim::testing {
 

@@ -4,45 +4,28 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/input_limits.h"
-#include "sim/params.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/core/input_limits.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
+#include "support/error_of.h"
+#include "support/temp_dir.h"
 
 namespace plab::sim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::error_of;
 
 void expect_has(const std::string& msg, std::initializer_list<const char*> parts) {
     ASSERT_FALSE(msg.empty()) << "expected an error";
     for (const char* part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
-}
-
-// A fresh folder under the test's temporary directory.
-fs::path temp_folder(const std::string& name) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("plab_inputs_" + std::to_string(getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
 }
 
 TEST(InputLimits, CountsAreReadAsSignedTextWithTheLimitInTheMessage) {
@@ -78,7 +61,8 @@ TEST(InputLimits, FloatRangeIsFiniteAndWithinFloat) {
 }
 
 TEST(InputLimits, DevicesDirectoriesAndFifosAreRefusedBeforeReading) {
-    const fs::path dir = temp_folder("kinds");
+    const test::TempDir tmp;
+    const fs::path& dir = tmp.path();
     expect_has(error_of([&] { read_input_file(dir, 1000, "scene file"); }),
                {dir.string().c_str(), "is a directory", "(scene file)"});
     expect_has(error_of([] { read_input_file("/dev/zero", 1000, "scene file"); }),
@@ -93,7 +77,7 @@ TEST(InputLimits, DevicesDirectoriesAndFifosAreRefusedBeforeReading) {
 }
 
 TEST(InputLimits, FilesAboveTheCapAreRefusedAndSmallerOnesReadWhole) {
-    const fs::path dir = temp_folder("sizes");
+    const test::TempDir dir;
     const fs::path small = dir / "small.json", large = dir / "large.json";
     std::ofstream(small) << "{\"a\": 1}";
     std::ofstream(large) << std::string(2000, ' ');

@@ -9,33 +9,23 @@
 #include <random>
 #include <vector>
 
-#include "sim/cpu_simulator.h"
+#include "sim/cpu/cpu_simulator.h"
 #include "sim/friction_list_compare.h"
 #include "sim/friction_scene.h"
 #include "sim/list_compare.h"
-#include "sim/list_strays.h"
-#include "sim/neighbour_list.h"
-#include "sim/presets.h"
-#include "sim/variants.h"
+#include "sim/model/presets.h"
+#include "sim/model/variants.h"
+#include "sim/physics/list_strays.h"
+#include "sim/physics/neighbour_list.h"
+#include "support/state_distance.h"
 
 namespace plab::sim {
 namespace {
 
-// Summation order alone. DEM: measured below 2e-5 of the step's largest kick and move (a
-// missed contact is a whole contact force, of the order of the largest kick itself). SPH: the
-// stiff equation of state turns float summation order into up to 1e-3 of the kick and 1e-2 of
-// the move (measured), with densities equal to 1e-6; one missed neighbour is up to 2% of a
-// density.
-constexpr double kOrderOnly = 1e-3;
-constexpr double kSphOrderOnly = 3e-2;
-constexpr double kSphDensity = 1e-5;
-
-// A preset's parameters with one step per call, so that every step can be compared.
-Params one_step_params(Preset preset) {
-    Params p = preset_params(preset);
-    p.substeps = 1;
-    return p;
-}
+using testing::kOrderOnly;
+using testing::kSphDensity;
+using testing::kSphOrderOnly;
+using testing::one_step_params;
 
 SimulatorOptions with_lists() {
     SimulatorOptions o;
@@ -284,11 +274,7 @@ TEST(NeighbourList, SwitchingOffAndOnRebuilds) {
         listed.step(p);
         grid.step(p);
     }
-    const Snapshot a = listed.download(), b = grid.download();
-    double d = 0;
-    for (std::size_t i = 0; i < a.pos.size(); ++i)
-        d = std::max(d, testing::length3(a.pos[i], b.pos[i]));
-    EXPECT_LT(d, 1e-4 * p.radius);
+    EXPECT_LT(test::max_position_distance(listed.download(), grid.download()), 1e-4 * p.radius);
 }
 
 TEST(NeighbourList, GeometryCoversRangePlusSkin) {

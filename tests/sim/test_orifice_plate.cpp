@@ -1,11 +1,11 @@
-// The silo's floor plate (sim/orifice_plate.h): which beads touch it, where and how deep, and
-// what the frictional step does with it (a bead rests on the plate, falls through the hole).
+// The silo's floor plate (sim/geometry/orifice_plate.h): which beads touch it, where and how deep,
+// and what the frictional step does with it (a bead rests on the plate, falls through the hole).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "sim/dem_frictional_step.h"
-#include "sim/orifice_plate.h"
+#include "sim/geometry/orifice_plate.h"
+#include "sim/physics/dem_frictional_step.h"
 
 namespace plab::sim {
 namespace {

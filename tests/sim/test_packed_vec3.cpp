@@ -1,4 +1,4 @@
-// The contact memory's 48 bit vectors (sim/packed_vec3.h): precision, symmetry, exact round
+// The contact memory's 48 bit vectors (sim/core/packed_vec3.h): precision, symmetry, exact round
 // trips, and the edges (zero, tiny, huge, non-finite).
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-#include "sim/packed_vec3.h"
+#include "sim/core/packed_vec3.h"
 
 namespace plab::sim {
 namespace {

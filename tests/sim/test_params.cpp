@@ -5,21 +5,15 @@
 #include <set>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/params.h"
-#include "sim/presets.h"
+#include "sim/core/error.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
+#include "support/error_of.h"
 
 namespace plab::sim {
 namespace {
 
-std::string error_of(auto&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::error_of;
 
 TEST(Params, PresetsAreValid) {
     EXPECT_TRUE(param_errors(preset_params(Preset::Classic)).empty());

@@ -1,4 +1,4 @@
-// The start-up checks every run passes (sim/run_checks.h): warnings for overlapping blocks, a
+// The start-up checks every run passes (sim/model/run_checks.h): warnings for overlapping blocks, a
 // dt above the stable limit, too fast a start and parameters of the other model; refusals for
 // particles that would start outside the domain or at a non-finite position. The presets and
 // the shipped scenes pass without a word.
@@ -7,13 +7,13 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/run_checks.h"
-#include "sim/run_recipe.h"
-#include "sim/scene_file.h"
-#include "sim/sph_kernel.h"
-#include "sim/sph_validation.h"
+#include "sim/core/error.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/presets.h"
+#include "sim/model/run_checks.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/run/run_recipe.h"
+#include "sim/validation/sph_validation.h"
 
 namespace plab::sim {
 namespace {

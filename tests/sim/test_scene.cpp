@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/dem_theory.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/scene.h"
+#include "sim/core/error.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/dem_theory.h"
+#include "sim/model/presets.h"
+#include "sim/model/scene.h"
 
 namespace plab::sim {
 namespace {

@@ -5,28 +5,17 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/scene_file.h"
-#include "sim/sph_kernel.h"
+#include "sim/core/error.h"
+#include "sim/engine/initial_state.h"
+#include "sim/io/scene_file.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/scene_file_errors.h"
 
 namespace plab::sim {
 namespace {
 
-std::string error_of(const std::string& json) {
-    try {
-        parse_scene_file(json, "test.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-void expect_error(const std::string& json, std::initializer_list<const char*> parts) {
-    const std::string msg = error_of(json);
-    ASSERT_FALSE(msg.empty()) << "no error for " << json;
-    EXPECT_EQ(msg.rfind("test.json", 0), 0u) << msg;
-    for (const char* part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
-}
+using testing::error_of;
+using testing::expect_error;
 
 TEST(SceneFile, EveryShippedSceneLoadsAndStarts) {
     int count = 0;

@@ -2,16 +2,16 @@
 // is wrong; nothing narrows, wraps or overflows on the way into the scene.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-#include "sim/error.h"
-#include "sim/run_recipe.h"
-#include "sim/scene_file.h"
+#include "sim/core/error.h"
+#include "sim/io/scene_file.h"
+#include "sim/run/run_recipe.h"
+#include "sim/scene_file_errors.h"
+#include "support/temp_dir.h"
 
 namespace plab::sim {
 namespace {
@@ -26,21 +26,8 @@ constexpr auto kQuick = std::chrono::seconds(1);
 
 namespace fs = std::filesystem;
 
-std::string error_of(const std::string& json) {
-    try {
-        parse_scene_file(json, "test.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
-
-void expect_error(const std::string& json, std::initializer_list<const char*> parts) {
-    const std::string msg = error_of(json);
-    ASSERT_FALSE(msg.empty()) << "no error for " << json;
-    EXPECT_EQ(msg.rfind("test.json", 0), 0u) << msg;
-    for (const char* part : parts) EXPECT_NE(msg.find(part), std::string::npos) << msg;
-}
+using testing::error_of;
+using testing::expect_error;
 
 const std::string kBox = R"("domain": {"min": [0, 0, 0], "max": [1, 1, 1]})";
 
@@ -130,18 +117,9 @@ TEST(SceneFileInputs, AssignmentsThatBreakTheSceneNameTheFile) {
 }
 
 TEST(SceneFileInputs, DirectoriesDevicesAndHugeFilesAreRefusedByName) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("plab_scene_inputs_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    auto load_error = [](const fs::path& p) {
-        try {
-            load_scene_file(p);
-        } catch (const Error& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
+    const test::TempDir tmp;
+    const fs::path& dir = tmp.path();
+    auto load_error = [](const fs::path& p) { return test::error_of([&] { load_scene_file(p); }); };
     EXPECT_NE(load_error(dir).find(dir.string() + ": is a directory, not a file (scene file)"),
               std::string::npos);
     EXPECT_NE(load_error("/dev/zero").find("/dev/zero: is not a regular file"), std::string::npos);
@@ -153,7 +131,6 @@ TEST(SceneFileInputs, DirectoriesDevicesAndHugeFilesAreRefusedByName) {
     EXPECT_NE(load_error(huge).find("huge.json: is 16777217 bytes, more than the 16777216 bytes"),
               std::string::npos)
         << load_error(huge);
-    fs::remove_all(dir);
 }
 
 TEST(SceneFileInputs, TheParamsAFileSetsAreRecorded) {

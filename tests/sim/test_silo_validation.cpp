@@ -1,5 +1,5 @@
-// The silo discharge case (sim/silo_validation.h) at reduced size on the CPU backend: the flow
-// fit on constructed series, Beverloo's law, and a small silo of glass beads that drains
+// The silo discharge case (sim/validation/silo_validation.h) at reduced size on the CPU backend:
+// the flow fit on constructed series, Beverloo's law, and a small silo of glass beads that drains
 // through its orifice and holds with the orifice closed. `particle-lab validate silo` runs the
 // case at any size against Beverloo's law; the measured table is in docs/validation.md.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/cpu_simulator.h"
-#include "sim/silo_validation.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/validation/silo_validation.h"
 
 namespace plab::sim {
 namespace {

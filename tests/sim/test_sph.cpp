@@ -5,11 +5,11 @@
 #include <array>
 #include <cmath>
 
-#include "sim/cpu_simulator.h"
-#include "sim/divergence.h"
-#include "sim/presets.h"
-#include "sim/sph_kernel.h"
-#include "sim/sph_validation.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/run/divergence.h"
+#include "sim/validation/sph_validation.h"
 
 namespace plab::sim {
 namespace {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/sph_kernel.h"
-#include "sim/sph_validation.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/physics/sph_kernel.h"
+#include "sim/validation/sph_validation.h"
 
 namespace plab::sim {
 namespace {

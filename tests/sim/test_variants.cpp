@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "sim/cpu_simulator.h"
-#include "sim/error.h"
-#include "sim/presets.h"
-#include "sim/variants.h"
+#include "sim/core/error.h"
+#include "sim/cpu/cpu_simulator.h"
+#include "sim/model/presets.h"
+#include "sim/model/variants.h"
 
 namespace plab::sim {
 namespace {

@@ -1,0 +1,46 @@
+#include "app/frame/frame.h"
+
+#include <glm/trigonometric.hpp>
+
+namespace plab::app {
+
+std::string Frame::choose_renderer(const sim::Run& run, const std::string& unavailable) {
+    const bool asked = run.simulator().effective_options().effective.renderer == sim::kRendererCuda;
+    const bool cuda = asked && unavailable.empty();
+    scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
+                             : render::ParticleRendererKind::Gl);
+    return asked ? unavailable : std::string();
+}
+
+void Frame::frame_camera(const sim::Run& run, float aspect) {
+    const sim::Domain& d = run.domain();
+    camera_.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, aspect);
+    const auto& file = run.scene_file();
+    if (file && file->camera) {
+        const sim::SceneCamera& c = *file->camera;
+        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance, glm::radians(c.yaw_deg),
+                          glm::radians(c.pitch_deg));
+    }
+}
+
+sim::RenderStyle Frame::style(const sim::Run& run, const FrameView& view) {
+    return render::scene_style(run.params(), run.domain(), view.color);
+}
+
+render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
+    render::SceneLayers layers = render::scene_layers(run.params(), run.domain());
+    layers.show_box = view.show_box;
+    layers.show_collider = view.show_collider;
+    return layers;
+}
+
+render::FeedTiming Frame::feed(sim::Run& run, const FrameView& view, render::FeedPath path) {
+    scene_.reserve(run.particle_count());
+    return scene_.feed(run.simulator(), style(run, view), path);
+}
+
+void Frame::draw(const sim::Run& run, const FrameView& view, const render::Viewport& viewport) {
+    scene_.draw(camera_, viewport, layers(run, view));
+}
+
+}  // namespace plab::app

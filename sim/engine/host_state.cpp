@@ -1,0 +1,75 @@
+#include "sim/engine/host_state.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "sim/core/error.h"
+#include "sim/physics/stats_body.h"
+
+namespace plab::sim {
+
+Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
+                     std::span<const uint32_t> id) {
+    Snapshot s;
+    s.pos.resize(pos.size());
+    s.vel.resize(vel.size());
+    for (std::size_t i = 0; i < id.size(); ++i) {
+        PLAB_REQUIRE(id[i] < pos.size(), "particle id out of range in download");
+        s.pos[id[i]] = pos[i];
+        s.vel[id[i]] = vel[i];
+    }
+    return s;
+}
+
+void check_captured_state(const InitialState& initial) {
+    const std::size_t n = initial.pos.size();
+    // By id, so it needs no memory order.
+    if (const std::string why = friction_record_problem(initial.friction, n); !why.empty())
+        throw Error(why);
+    const bool hi = !initial.pos_hi.empty() || !initial.vel_hi.empty();
+    if (initial.order.empty()) {
+        PLAB_REQUIRE(!hi, "a double-precision state needs its memory order");
+        return;
+    }
+    PLAB_REQUIRE(initial.order.size() == n, "the memory order has " +
+                                                std::to_string(initial.order.size()) +
+                                                " entries for " + std::to_string(n) + " particles");
+    std::vector<bool> seen(n, false);
+    for (const uint32_t id : initial.order) {
+        PLAB_REQUIRE(id < n && !seen[id], "the memory order is not a permutation of the ids");
+        seen[id] = true;
+    }
+    PLAB_REQUIRE(!hi || (initial.pos_hi.size() == n && initial.vel_hi.size() == n),
+                 "the double-precision state does not hold every particle");
+}
+
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
+                       bool with_density) {
+    SimStats st;
+    st.count = pos.size();
+    double max_speed2 = 0, density_sum = 0;
+    float density_min = INFINITY, density_max = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+        const ParticleStat s = particle_stat(pos[i], vel[i], mass);
+        if (!s.finite) {
+            ++st.non_finite;
+            continue;
+        }
+        if (s.speed2 > max_speed2) max_speed2 = s.speed2;
+        st.kinetic_energy += s.kinetic_energy;
+        density_min = std::fmin(density_min, s.density);
+        density_max = std::fmax(density_max, s.density);
+        density_sum += s.density;
+    }
+    st.max_speed = static_cast<float>(std::sqrt(max_speed2));
+    const std::size_t finite = st.count - st.non_finite;
+    if (with_density && finite > 0) {
+        st.density_min = density_min;
+        st.density_max = density_max;
+        st.density_mean = density_sum / double(finite);
+    }
+    return st;
+}
+
+}  // namespace plab::sim

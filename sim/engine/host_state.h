@@ -1,0 +1,24 @@
+#pragma once
+// Helpers on host copies of the state that both backends use for downloads and stats.
+#include <cstdint>
+#include <span>
+
+#include "sim/engine/simulator.h"
+
+namespace plab::sim {
+
+// Puts cell-ordered arrays back into id order.
+Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
+                     std::span<const uint32_t> id);
+
+// Throws plab::Error unless a captured state's extras fit its particles: `order` empty or a
+// permutation of the ids, pos_hi/vel_hi empty or one per particle (and only with an order),
+// the frictional state empty or one for these particles (friction_record_problem).
+// Backends call it in reset before they change anything.
+void check_captured_state(const InitialState& initial);
+
+// `with_density`: also the density statistics from vel.w (SPH).
+SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
+                       bool with_density);
+
+}  // namespace plab::sim

@@ -1,0 +1,263 @@
+#include "sim/io/scene_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/core/input_limits.h"
+#include "sim/io/json_text.h"
+#include "sim/model/block_lattice.h"
+
+namespace plab::sim {
+namespace {
+
+using Json = nlohmann::json;
+
+// Where in the file a value sits, for messages: "blocks[1].spacing".
+struct Where {
+    const std::string& source;
+    std::string key;
+
+    Where at(const std::string& child) const {
+        return {source, key.empty() ? child : key + "." + child};
+    }
+    Where index(std::size_t i) const { return {source, key + "[" + std::to_string(i) + "]"}; }
+    [[noreturn]] void fail(const std::string& problem) const {
+        throw Error(source + ": " + (key.empty() ? "" : key + ": ") + problem);
+    }
+};
+
+void require_only_keys(const Json& object, const Where& where,
+                       std::initializer_list<std::string_view> allowed) {
+    if (!object.is_object()) where.fail("expected an object");
+    for (const auto& [key, value] : object.items()) {
+        bool known = false;
+        for (std::string_view a : allowed) known = known || key == a;
+        if (!known) {
+            std::string list;
+            for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            where.at(key).fail("unknown key (allowed here: " + list + ")");
+        }
+    }
+}
+
+double number(const Json& v, const Where& where) {
+    if (!v.is_number()) where.fail("expected a number, got " + std::string(v.type_name()));
+    const double d = v.get<double>();
+    if (!std::isfinite(d)) where.fail("must be finite");
+    return d;
+}
+
+// A number stored as float: one past float's range would become infinity.
+float real(const Json& v, const Where& where) {
+    const double d = number(v, where);
+    if (!fits_float(d))
+        where.fail(format_numbers("%g is beyond the range of float (magnitude at most %g)", d,
+                                  std::numeric_limits<float>::max()));
+    return static_cast<float>(d);
+}
+
+std::string text(const Json& v, const Where& where) {
+    if (!v.is_string()) where.fail("expected a string, got " + std::string(v.type_name()));
+    return v.get<std::string>();
+}
+
+Vec3 vec3(const Json& v, const Where& where) {
+    if (!v.is_array() || v.size() != 3) where.fail("expected an array of 3 numbers");
+    return {real(v[0], where.index(0)), real(v[1], where.index(1)), real(v[2], where.index(2))};
+}
+
+Domain domain(const Json& v, const Where& where) {
+    require_only_keys(v, where, {"min", "max"});
+    if (!v.contains("min") || !v.contains("max")) where.fail("needs both 'min' and 'max'");
+    const Domain d{vec3(v["min"], where.at("min")), vec3(v["max"], where.at("max"))};
+    if (!(d.min.x < d.max.x && d.min.y < d.max.y && d.min.z < d.max.z))
+        where.fail("'min' must be below 'max' on every axis");
+    return d;
+}
+
+ParticleBlock block(const Json& v, const Where& where) {
+    require_only_keys(v, where, {"shape", "min", "max", "spacing", "jitter", "velocity"});
+    for (const char* key : {"min", "max", "spacing"})
+        if (!v.contains(key)) where.fail(std::string("missing '") + key + "'");
+    ParticleBlock b;
+    if (v.contains("shape")) {
+        const std::string shape = text(v["shape"], where.at("shape"));
+        if (shape == "box") {
+            b.shape = BlockShape::Box;
+        } else if (shape == "sphere") {
+            b.shape = BlockShape::Sphere;
+        } else {
+            where.at("shape").fail("'" + shape + "' is not a shape (box or sphere)");
+        }
+    }
+    b.min = vec3(v["min"], where.at("min"));
+    b.max = vec3(v["max"], where.at("max"));
+    b.spacing = real(v["spacing"], where.at("spacing"));
+    if (!(b.spacing > 0.f)) where.at("spacing").fail("must be positive (m)");
+    const LatticeDims d = lattice_dims(b);
+    if (std::max({d.x, d.y, d.z}) > kMaxLatticeAxis)
+        where.at("spacing").fail(format_numbers(
+            "%g m puts more than %.0f lattice points along an axis of the block (float "
+            "coordinates no longer tell them apart)",
+            b.spacing, kMaxLatticeAxis));
+    if (v.contains("jitter")) {
+        b.jitter = real(v["jitter"], where.at("jitter"));
+        if (b.jitter < 0.f) where.at("jitter").fail("must not be negative (m)");
+    }
+    if (v.contains("velocity")) b.velocity = vec3(v["velocity"], where.at("velocity"));
+    return b;
+}
+
+SceneCamera camera(const Json& v, const Where& where) {
+    require_only_keys(v, where, {"target", "distance", "yaw", "pitch"});
+    for (const char* key : {"target", "distance", "yaw", "pitch"})
+        if (!v.contains(key)) where.fail(std::string("missing '") + key + "'");
+    SceneCamera c;
+    c.target = vec3(v["target"], where.at("target"));
+    c.distance = real(v["distance"], where.at("distance"));
+    if (!(c.distance > 0.f)) where.at("distance").fail("must be positive (m)");
+    c.yaw_deg = real(v["yaw"], where.at("yaw"));
+    c.pitch_deg = real(v["pitch"], where.at("pitch"));
+    if (!(c.pitch_deg > -89.f && c.pitch_deg < 89.f))
+        where.at("pitch").fail("must be within (-89, 89) degrees");
+    return c;
+}
+
+}  // namespace
+
+SceneFile parse_scene_file(std::string_view json_text, const std::string& source) {
+    const Json root = parse_json(json_text, source);
+    const Where top{source, ""};
+    require_only_keys(root, top,
+                      {"name", "description", "model", "preset", "params", "domain", "blocks",
+                       "particles", "camera"});
+
+    SceneFile f;
+    f.name = root.contains("name") ? text(root["name"], top.at("name"))
+                                   : std::filesystem::path(source).stem().string();
+    if (root.contains("description"))
+        f.description = text(root["description"], top.at("description"));
+    if (!root.contains("preset")) top.fail("missing 'preset' (classic, granular or water)");
+    try {
+        f.preset = parse_preset(text(root["preset"], top.at("preset")));
+    } catch (const Error& e) {
+        if (std::string(e.what()).rfind(source, 0) == 0) throw;
+        top.at("preset").fail(e.what());
+    }
+    f.params = preset_params(f.preset);
+    if (root.contains("model")) {
+        // The model comes with the preset; stating it guards against a mismatched preset.
+        Model model = Model::Dem;
+        try {
+            model = parse_model(text(root["model"], top.at("model")));
+        } catch (const Error& e) {
+            if (std::string(e.what()).rfind(source, 0) == 0) throw;
+            top.at("model").fail(e.what());
+        }
+        if (model != f.params.model)
+            top.at("model").fail("'" + std::string(model_name(model)) +
+                                 "' does not match preset '" + std::string(preset_name(f.preset)) +
+                                 "', which is " + std::string(model_name(f.params.model)));
+    }
+
+    if (root.contains("params")) {
+        const Json& params = root["params"];
+        const Where where = top.at("params");
+        if (!params.is_object()) where.fail("expected an object of name: value");
+        for (const auto& [key, value] : params.items()) {
+            const Where w = where.at(key);
+            const double v = number(value, w);
+            std::ostringstream s;
+            s.precision(17);
+            s << v;
+            try {
+                set_param(f.params, key, s.str());
+            } catch (const Error& e) {
+                w.fail(e.what());
+            }
+            f.param_keys.push_back(key);
+        }
+    }
+
+    if (root.contains("camera")) f.camera = camera(root["camera"], top.at("camera"));
+
+    const bool has_blocks = root.contains("blocks");
+    if (root.contains("particles")) {
+        const Json& n = root["particles"];
+        const Where w = top.at("particles");
+        // Signed and unsigned integers apart, so neither wraps into the other.
+        if (!n.is_number_integer() || (n.is_number_unsigned() ? false : n.get<long long>() < 0))
+            w.fail("expected a whole number of particles, 0 or more");
+        const auto count = n.get<unsigned long long>();
+        if (count > kMaxParticles)
+            w.fail(std::to_string(count) + " is more than the limit of " +
+                   std::to_string(kMaxParticles) + " particles");
+        f.particles = static_cast<std::size_t>(count);
+    } else if (!has_blocks) {
+        top.fail("without 'blocks', 'particles' says how many the preset's scene gets");
+    }
+
+    if (has_blocks) {
+        if (!root.contains("domain")) top.fail("'blocks' need a 'domain'");
+        f.scene.name = f.name;
+        f.scene.domain = domain(root["domain"], top.at("domain"));
+        const Json& blocks = root["blocks"];
+        if (!blocks.is_array() || blocks.empty())
+            top.at("blocks").fail("expected a non-empty array of blocks");
+        if (blocks.size() > kMaxBlocks)
+            top.at("blocks").fail(std::to_string(blocks.size()) + " blocks; at most " +
+                                  std::to_string(kMaxBlocks));
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+            const Where w = top.at("blocks").index(i);
+            const ParticleBlock b = block(blocks[i], w);
+            const Domain& d = f.scene.domain;
+            if (!(b.min.x >= d.min.x && b.min.y >= d.min.y && b.min.z >= d.min.z &&
+                  b.max.x <= d.max.x && b.max.y <= d.max.y && b.max.z <= d.max.z))
+                w.fail(format_numbers("[%g, %g, %g] to [%g, %g, %g] m lies outside the domain ",
+                                      b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z) +
+                       format_numbers("[%g, %g, %g] to [%g, %g, %g] m", d.min.x, d.min.y, d.min.z,
+                                      d.max.x, d.max.y, d.max.z));
+            f.scene.blocks.push_back(b);
+        }
+        f.has_own_blocks = true;
+        const std::size_t capacity = scene_capacity(f.scene);  // at most kMaxParticles + 1
+        if (!root.contains("particles") && capacity > kMaxParticles)
+            top.at("blocks").fail("they place more than the limit of " +
+                                  std::to_string(kMaxParticles) +
+                                  " particles; give 'particles' or a coarser spacing");
+        if (capacity == 0)
+            top.at("blocks").fail(
+                "they place no particles: every block is smaller than its "
+                "spacing (or, for a sphere, its lattice misses the sphere)");
+        if (!root.contains("particles")) f.particles = capacity;
+        if (f.particles > capacity)
+            top.at("particles")
+                .fail(std::to_string(f.particles) + " is more than the blocks can place (" +
+                      std::to_string(capacity) + ")");
+    } else {
+        if (root.contains("domain")) top.at("domain").fail("only used together with 'blocks'");
+        f.scene = preset_scene(f.preset, f.particles, f.params);
+        f.scene.name = f.name;
+    }
+    // Whatever the scene itself cannot start (a grid too large for the domain and radius)
+    // fails here, with the file's name, instead of when a run starts.
+    try {
+        check_scene(f.scene, f.params, f.particles);
+    } catch (const Error& e) {
+        top.fail(e.what());
+    }
+    return f;
+}
+
+SceneFile load_scene_file(const std::filesystem::path& path) {
+    return parse_scene_file(read_input_file(path, kMaxSceneFileBytes, "scene file"), path.string());
+}
+
+}  // namespace plab::sim

@@ -1,0 +1,252 @@
+#include "sim/run/run.h"
+
+#include <utility>
+
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+#include "sim/model/sim_time.h"
+#include "sim/run/make_simulator.h"
+
+namespace plab::sim {
+namespace {
+
+void join_errors(const std::vector<std::string>& errors) {
+    if (errors.empty()) return;
+    std::string all;
+    for (const std::string& e : errors) all += (all.empty() ? "" : "; ") + e;
+    throw Error(all);
+}
+
+// Keeps the running value of every parameter that only applies on restart.
+Params live_part(const Params& edited, const Params& running) {
+    Params p = edited;
+    for (const ParamInfo& info : param_table()) {
+        if (info.needs_reset) info.set(p, info.get(running));
+    }
+    return p;
+}
+
+}  // namespace
+
+Run::Run(const RunStart& start)
+    : options_(start.options),
+      single_dt_(start.single_dt),
+      assignments_(start.request.assignments) {
+    validate(options_);
+    if (start.checkpoint) {
+        // The assignments apply over the checkpoint's parameters, the variants asked for over
+        // its own; the grid follows the parameters.
+        auto c = std::make_shared<Checkpoint>(*start.checkpoint);
+        for (const std::string& a : assignments_) apply_assignment(c->params, a);
+        if (single_dt_) c->params.substeps = 1;
+        validate(c->params);
+        if (!start.request.model.empty())
+            PLAB_REQUIRE(parse_model(start.request.model) == c->params.model,
+                         "--model " + start.request.model + " does not match the checkpoint " +
+                             start.checkpoint_source + ", which is " +
+                             std::string(model_name(c->params.model)));
+        c->run.options = options_;
+        c->state.grid = scene_grid(c->state.domain, c->params);
+        simulator_ = make_simulator(start.backend, &fallback_, options_);
+        resume(std::move(c), start.checkpoint_source);
+        return;
+    }
+    std::size_t default_count = start.default_particles;
+    if (start.cuda_default_particles > 0 && start.backend != Backend::Cpu &&
+        cuda_unavailable_reason().empty())
+        default_count = start.cuda_default_particles;
+    const RunRecipe recipe = resolve_run(start.request, default_count);
+    Params params = recipe.params;
+    if (single_dt_) params.substeps = 1;
+    simulator_ = make_simulator(start.backend, &fallback_, options_);
+    scene_file_ = recipe.scene_file;
+    scene_source_ = recipe.scene_file ? start.request.scene_source : "";
+    start_scene(*simulator_, recipe.preset, recipe.particles, params);
+}
+
+void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
+                      const Params& params) {
+    PLAB_REQUIRE(count > 0, "the particle count must be at least 1");
+    validate(params);
+    require_plate_support(params);  // refused before anything changes
+    const std::string unsupported = simulator.unsupported(params);
+    PLAB_REQUIRE(unsupported.empty(), unsupported);
+    const Scene scene = run_scene(preset, scene_file_, count, params);
+    // Named as resolve_run names it (run_recipe.h): errors name the file, else the label.
+    const std::string preset_label = "preset " + std::string(preset_name(preset));
+    const std::string label = scene_file_
+                                  ? "scene " + scene_file_->name +
+                                        (scene_source_.empty() ? "" : " (" + scene_source_ + ")") +
+                                        ", " + preset_label
+                                  : preset_label;
+    const std::string source = scene_source_.empty() ? label : scene_source_;
+    InitialState initial;
+    try {
+        initial = build_initial_state(scene, params, count);
+    } catch (const Error& e) {
+        throw Error(source + ": " + e.what());
+    }
+    simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
+    preset_ = preset;
+    params_ = params;
+    domain_ = initial.domain;
+    scene_ = scene;
+    loaded_.reset();
+    loaded_from_.clear();
+    label_ = label;
+    time_ = 0;
+    steps_ = 0;
+    ++generation_;
+    check();
+}
+
+void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source) {
+    const Preset preset = parse_preset(c->run.preset);
+    // The scene file it started from, when it is still there: a restart starts it again.
+    std::optional<SceneFile> file;
+    if (!c->run.scene.empty()) {
+        try {
+            file = load_scene_file(c->run.scene);
+        } catch (const Error&) {
+            file.reset();  // gone or changed: a restart starts the preset instead
+        }
+    }
+    const SimulatorOptions before = simulator_->effective_options().requested;
+    simulator_->set_options(c->run.options);
+    try {
+        restore_checkpoint(*simulator_, *c);  // throws before changing the state
+    } catch (...) {
+        simulator_->set_options(before);
+        throw;
+    }
+    options_ = c->run.options;
+    preset_ = preset;
+    params_ = c->params;
+    domain_ = c->state.domain;
+    scene_ = Scene{c->run.label, c->state.domain, {}, 1};
+    scene_file_ = std::move(file);
+    scene_source_ = scene_file_ ? c->run.scene : "";
+    time_ = c->run.time;
+    steps_ = c->run.steps;
+    label_ = source.empty()
+                 ? c->run.label
+                 : "checkpoint " + source + " (" + c->run.label + ", step " +
+                       std::to_string(c->run.steps) + format_numbers(", t = %.6g s)", c->run.time);
+    loaded_ = std::move(c);
+    loaded_from_ = source;
+    ++generation_;
+    check();
+}
+
+void Run::check() {
+    const std::string source =
+        scene_source_.empty() && scene_file_ ? scene_file_->name : scene_source_;
+    warnings_ = check_run(scene_, params_, assigned_params(assignments_, scene_file_, source));
+}
+
+void Run::set_params(const Params& edited) {
+    Params live = live_part(edited, params_);
+    if (single_dt_) live.substeps = 1;
+    if (live == params_) return;
+    join_errors(param_errors(live));
+    require_plate_support(live);  // the edit is refused, the run keeps its parameters
+    params_ = live;
+    check();  // a dt dragged past its limit warns at once
+}
+
+bool Run::assign(const std::string& name, const std::string& value_text) {
+    Params edited = params_;
+    apply_assignment(edited, name + "=" + value_text);
+    validate(edited);
+    const ParamInfo* info = find_param(name);
+    const bool pending = info && info->needs_reset && info->get(edited) != info->get(params_);
+    assignments_.push_back(name + "=" + value_text);
+    if (single_dt_) edited.substeps = 1;
+    // Held at once, reset-only ones too: the next restart starts with them.
+    params_ = edited;
+    check();
+    return pending;
+}
+
+void Run::restart(const Params& params, std::size_t count) {
+    start_scene(*simulator_, preset_, count > 0 ? count : particle_count(), params);
+}
+
+void Run::rewind() {
+    if (loaded_) {
+        std::shared_ptr<const Checkpoint> c = loaded_;
+        const std::string source = loaded_from_;
+        resume(std::move(c), source);
+        return;
+    }
+    restart(params_);
+}
+
+Params Run::preset_defaults(Preset preset, std::size_t count) const {
+    Params p = run_params(preset, std::nullopt, count);
+    for (const std::string& a : assignments_) apply_assignment(p, a);
+    if (single_dt_) p.substeps = 1;
+    return p;
+}
+
+void Run::change_preset(Preset preset) {
+    std::optional<SceneFile> file = std::exchange(scene_file_, std::nullopt);
+    std::string source = std::exchange(scene_source_, std::string());
+    try {
+        start_scene(*simulator_, preset, particle_count(),
+                    preset_defaults(preset, particle_count()));
+    } catch (...) {
+        scene_file_ = std::move(file);
+        scene_source_ = std::move(source);
+        throw;
+    }
+}
+
+void Run::use_scene_file(const SceneFile& file, const std::string& source, std::size_t count) {
+    Params p = run_params(file.preset, file, count);
+    for (const std::string& a : assignments_) apply_assignment(p, a);
+    if (single_dt_) p.substeps = 1;
+    std::optional<SceneFile> previous = std::exchange(scene_file_, file);
+    std::string previous_source = std::exchange(scene_source_, source);
+    try {
+        start_scene(*simulator_, file.preset, count > 0 ? count : file.particles, p);
+    } catch (...) {
+        scene_file_ = std::move(previous);
+        scene_source_ = std::move(previous_source);
+        throw;
+    }
+}
+
+void Run::change_backend(Backend backend, const Params& params) {
+    std::string note;
+    std::unique_ptr<Simulator> next = make_simulator(backend, &note, options_);
+    start_scene(*next, preset_, particle_count(), params);
+    simulator_ = std::move(next);
+    fallback_ = note;
+}
+
+void Run::set_options(const SimulatorOptions& options) {
+    simulator_->set_options(options);
+    options_ = options;
+}
+
+RunDescription Run::description() const {
+    RunDescription d;
+    d.preset = std::string(preset_name(preset_));
+    d.scene = scene_source_;
+    d.label = label_;
+    d.options = options_;
+    d.steps = steps_;
+    d.time = time_;
+    return d;
+}
+
+void Run::save(const std::filesystem::path& path) {
+    save_checkpoint(path, *simulator_, params_, description());
+}
+
+void Run::load(const Checkpoint& checkpoint, const std::string& source) {
+    resume(std::make_shared<const Checkpoint>(checkpoint), source);
+}
+
+}  // namespace plab::sim

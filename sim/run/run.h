@@ -1,0 +1,150 @@
+#pragma once
+// One run, for every front end: a request resolved through the run recipe (or a checkpoint to
+// continue), the simulator of the chosen backend, the parameters in effect, the simulated time
+// and the step count, and the checks every start and every live edit passes. The window, bench
+// (its sweeps, whole frames, export and video) and the Python module each hold one; what stays
+// with them is their own: input and panel, timing and reports, conversion to Python.
+//
+// Every method that changes the run checks first and throws plab::Error before anything
+// changes, so a refused edit leaves the running simulation as it was.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/engine/simulator.h"
+#include "sim/io/checkpoint.h"
+#include "sim/io/scene_file.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
+#include "sim/model/run_checks.h"
+#include "sim/model/scene.h"
+#include "sim/model/sim_time.h"
+#include "sim/model/variants.h"
+#include "sim/run/run_recipe.h"
+
+namespace plab::sim {
+
+// How a run starts.
+struct RunStart {
+    Backend backend = Backend::Auto;
+    SimulatorOptions options;  // the step variants asked for (over a checkpoint's own)
+    RunRequest request;        // preset or scene file, count, name=value assignments
+    // Stand in for a count of 0 without a scene file (resolve_run): the count, and when not 0
+    // a larger one for runs on CUDA.
+    std::size_t default_particles = 65536;
+    std::size_t cuda_default_particles = 0;
+    // Continue this checkpoint instead of starting the request's scene: its state, time and
+    // step count, request.assignments applied over its parameters, `options` over its variants.
+    std::shared_ptr<const Checkpoint> checkpoint;
+    std::string checkpoint_source;  // the file it came from, for the label
+    // Each step is one dt (bench, export, Python); otherwise params.substeps steps (the window).
+    bool single_dt = false;
+};
+
+class Run {
+  public:
+    // Makes the simulator and starts. Throws plab::Error (a bad request, CUDA asked where there
+    // is none, a state the simulator cannot hold).
+    explicit Run(const RunStart& start);
+
+    Simulator& simulator() { return *simulator_; }
+    const Simulator& simulator() const { return *simulator_; }
+    Backend backend() const { return simulator_->backend(); }
+    // Why CUDA is not in use under Backend::Auto ("" when it is, or when the CPU was asked for).
+    const std::string& fallback() const { return fallback_; }
+    std::size_t particle_count() const { return simulator_->particle_count(); }
+
+    Preset preset() const { return preset_; }
+    const Params& params() const { return params_; }
+    const SimulatorOptions& options() const { return options_; }
+    const Domain& domain() const { return domain_; }  // m, the walls of the box
+    // The grid the scene's state is binned on with the parameters in effect (scene_grid).
+    GridSpec grid() const { return scene_grid(domain_, params_); }
+    // What ran: "preset classic", "scene mixer (...)", "checkpoint run.plab (...)".
+    const std::string& label() const { return label_; }
+    // The scene file in use, if any, and where it came from ("" for a preset).
+    const std::optional<SceneFile>& scene_file() const { return scene_file_; }
+    const std::string& scene_source() const { return scene_source_; }
+    // What the start-up checks find suspicious with the parameters in effect (run_checks.h):
+    // rechecked at every start and live edit.
+    const std::vector<RunWarning>& warnings() const { return warnings_; }
+    // The run continues a checkpoint (rewind() goes back to it).
+    bool continues_checkpoint() const { return loaded_ != nullptr; }
+
+    // Advances one step: params().substeps steps of dt (one with RunStart::single_dt).
+    void step() {
+        simulator_->step(params_);
+        time_ += params_.substeps * step_seconds(params_.dt);
+        steps_ += static_cast<std::uint64_t>(params_.substeps);
+    }
+    // Simulated time (s) and steps since the scene started (a checkpoint's own included).
+    double time() const { return time_; }
+    std::uint64_t steps() const { return steps_; }
+    // Counts the starts (construction, restarts, loads): device memory may move at each.
+    std::uint64_t generation() const { return generation_; }
+
+    // Live edit: validated, then used by the next step. Parameters that need a reset keep
+    // their running value until a restart. Throws with every broken rule.
+    void set_params(const Params& edited);
+    // `name=value` as --set gives it: checked in full, kept as an assignment (the warnings and
+    // later restarts see it) and held in params() at once; one that needs a restart takes
+    // effect at the next one. Returns true when it needs one and its value changed.
+    bool assign(const std::string& name, const std::string& value_text);
+
+    // Starts the current scene again with `params` (reset-only parameters included), with
+    // `count` particles (0: as many as now).
+    void restart(const Params& params, std::size_t count = 0);
+    // Back to where this run started: the checkpoint it continues, as it was loaded, else the
+    // scene's start with the parameters in effect.
+    void rewind();
+    // Switches to `preset`'s own scene (a scene file in use is left) with its parameters for
+    // the current count, the run's assignments applied.
+    void change_preset(Preset preset);
+    // Starts `file` with `count` particles (0: the file's own count), the run's assignments
+    // applied over its parameters; `source` is where it came from.
+    void use_scene_file(const SceneFile& file, const std::string& source, std::size_t count = 0);
+    // Re-creates the simulator on `backend` and restarts the scene there with `params`.
+    void change_backend(Backend backend, const Params& params);
+    void set_options(const SimulatorOptions& options);
+
+    // The preset's parameters for `count` particles with the run's assignments applied.
+    Params preset_defaults(Preset preset, std::size_t count) const;
+
+    // Checkpoints (io/checkpoint.h). save writes the state now with the parameters in effect
+    // and the variants asked for; load continues `checkpoint` (its state, parameters,
+    // variants, time and step count), `source` naming it in the label.
+    RunDescription description() const;
+    void save(const std::filesystem::path& path);
+    void load(const Checkpoint& checkpoint, const std::string& source = "");
+
+  private:
+    // Builds the scene and resets `simulator` with it; throws before touching this run.
+    void start_scene(Simulator& simulator, Preset preset, std::size_t count, const Params& params);
+    void resume(std::shared_ptr<const Checkpoint> checkpoint, const std::string& source);
+    void check();  // warnings_ for scene_ and params_
+
+    std::unique_ptr<Simulator> simulator_;
+    std::string fallback_;
+    SimulatorOptions options_;
+    bool single_dt_ = false;
+    std::vector<std::string> assignments_;
+    Preset preset_ = Preset::Classic;
+    Params params_;
+    Domain domain_;
+    Scene scene_;  // the running scene, for the checks of live edits
+    std::optional<SceneFile> scene_file_;
+    std::string scene_source_;  // the scene file as given, "" for a preset
+    std::string label_;
+    std::vector<RunWarning> warnings_;
+    std::shared_ptr<const Checkpoint> loaded_;  // the checkpoint the run continues
+    std::string loaded_from_;                   // its file, for the label
+    double time_ = 0;                           // s
+    std::uint64_t steps_ = 0;
+    std::uint64_t generation_ = 0;
+};
+
+}  // namespace plab::sim
