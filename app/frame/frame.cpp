@@ -2,6 +2,9 @@
 
 #include <glm/trigonometric.hpp>
 
+#include "render/splat_renderer.h"
+#include "sim/core/error.h"
+
 namespace plab::app {
 
 std::string Frame::choose_renderer(const sim::Run& run, const std::string& unavailable) {
@@ -10,6 +13,14 @@ std::string Frame::choose_renderer(const sim::Run& run, const std::string& unava
     scene_.set_renderer(cuda ? render::ParticleRendererKind::Cuda
                              : render::ParticleRendererKind::Gl);
     return asked ? unavailable : std::string();
+}
+
+void Frame::require_renderer(const sim::Run& run) {
+    if (run.simulator().effective_options().effective.renderer == sim::kRendererCuda) {
+        const std::string why = render::splat_unavailable_reason(true);
+        PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
+    }
+    choose_renderer(run, "");
 }
 
 void Frame::frame_camera(const sim::Run& run, float aspect) {

@@ -34,6 +34,9 @@ class Frame {
     // when the variant is drawn as asked (or asks for GL). Choose before the feed: the CUDA
     // renderer's interop feed goes to its own device buffers.
     std::string choose_renderer(const sim::Run& run, const std::string& unavailable);
+    // The same for a headless driver (bench --render, video): the CUDA splatter asked for where
+    // it cannot draw is refused (plab::Error "--renderer cuda: <why>") instead of replaced.
+    void require_renderer(const sim::Run& run);
     bool cuda_renderer() const { return scene_.renderer() == render::ParticleRendererKind::Cuda; }
 
     // Frames the run's domain at `aspect` (which also sets the near and far planes), then moves

@@ -111,11 +111,7 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     const sim::ResolvedOptions& resolved = simulator.effective_options();
     if (const sim::OptionNote* note = resolved.note("renderer"))
         result.renderer_note = note->reason;
-    if (resolved.effective.renderer == sim::kRendererCuda) {
-        const std::string why = render::splat_unavailable_reason(true);
-        PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
-    }
-    drawing.choose_renderer(run.run(), "");
+    drawing.require_renderer(run.run());
     result.cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
     drawing.frame_camera(run.run(), all.aspect());

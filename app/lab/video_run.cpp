@@ -62,11 +62,7 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
     Frame drawing;
     // The renderer variant as resolved (the CPU backend draws GL sprites), chosen before the
     // first feed: the CUDA renderer's interop feed goes to its own device buffers.
-    if (simulator.effective_options().effective.renderer == sim::kRendererCuda) {
-        const std::string why = render::splat_unavailable_reason(true);
-        PLAB_REQUIRE(why.empty(), "--renderer cuda: " + why);
-    }
-    drawing.choose_renderer(run.run(), "");
+    drawing.require_renderer(run.run());
     const bool cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
     drawing.frame_camera(run.run(), all.aspect());

@@ -107,14 +107,7 @@ NeighbourListStats CudaSimulator::Impl::read_list_stats() {
     const ListControl c = lists.download_control(stream.get());
     // An exact report: an overflow grows the slots now (the next step builds with them).
     if (listed()) take_list_report(c);
-    out.slots = lists.slots;
-    out.steps = c.steps;
-    out.builds = c.builds;
-    out.overflowed = c.overflowed;
-    out.moved = c.moved_total;
-    out.strays = c.stray_total;
-    out.repaired = c.repaired_total;
-    return out;
+    return lists.stats_of(c, listed());
 }
 
 NeighbourListStats CudaSimulator::list_stats() { return impl_->read_list_stats(); }

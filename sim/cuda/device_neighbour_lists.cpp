@@ -98,17 +98,21 @@ ListControl DeviceNeighbourLists::download_control(cudaStream_t stream) const {
     return c;
 }
 
-NeighbourListStats DeviceNeighbourLists::recent_stats(bool active) const {
+NeighbourListStats DeviceNeighbourLists::stats_of(const ListControl& c, bool active) const {
     NeighbourListStats out;
     out.active = active;
     out.slots = slots;
-    out.steps = last_seen.steps;
-    out.builds = last_seen.builds;
-    out.overflowed = last_seen.overflowed;
-    out.moved = last_seen.moved_total;
-    out.strays = last_seen.stray_total;
-    out.repaired = last_seen.repaired_total;
+    out.steps = c.steps;
+    out.builds = c.builds;
+    out.overflowed = c.overflowed;
+    out.moved = c.moved_total;
+    out.strays = c.stray_total;
+    out.repaired = c.repaired_total;
     return out;
+}
+
+NeighbourListStats DeviceNeighbourLists::recent_stats(bool active) const {
+    return stats_of(last_seen, active);
 }
 
 }  // namespace plab::sim::cuda

@@ -79,6 +79,8 @@ struct DeviceNeighbourLists {
     ListControl download_control(cudaStream_t stream) const;
     // The counters of the last copy that arrived (`active`: the lists run now).
     NeighbourListStats recent_stats(bool active) const;
+    // The counters of `c` with the slots a list has now.
+    NeighbourListStats stats_of(const ListControl& c, bool active) const;
 };
 
 }  // namespace plab::sim::cuda
