@@ -24,6 +24,15 @@ inline constexpr std::uintmax_t kMaxSceneFileBytes = 16u << 20;
 // state), so 10M particles are 360 MB; the cap leaves room for runs far past that.
 inline constexpr std::uintmax_t kMaxCheckpointBytes = std::uintmax_t{64} << 30;
 
+// Triangles in one mesh (STL): 16.7M triangles are 800 MB of binary STL, far past the
+// hundred-thousand-triangle meshes scenes use; the bins and distance fields grow with them.
+inline constexpr std::uint64_t kMaxMeshTriangles = 1u << 24;
+// A mesh file is read whole: a binary STL of kMaxMeshTriangles, or an ASCII one of about a
+// tenth of that (each ASCII triangle takes ~250 bytes).
+inline constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t{1} << 30;
+// m: a vertex farther than this from the origin is an error of units or of the file.
+inline constexpr double kMaxMeshCoordinate = 1e6;
+
 // Blocks in one scene: the start-up checks compare every pair.
 inline constexpr std::size_t kMaxBlocks = 4096;
 
