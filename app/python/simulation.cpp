@@ -49,7 +49,6 @@ Simulation::Simulation(SimulationRequest request, std::vector<fs::path> scene_fo
     // A step here is one dt, as in bench and export (substeps only groups steps per frame).
     start.single_dt = true;
     run_ = std::make_unique<sim::Run>(start);
-    ++generation_;
 }
 
 void Simulation::step(std::int64_t n) {
@@ -71,7 +70,6 @@ void Simulation::reset() {
     // Back to the loaded checkpoint as it was loaded, else the scene with every set() so far.
     run_->rewind();
     pending_reset_.clear();
-    ++generation_;
 }
 
 Arrays Simulation::arrays() {
@@ -138,7 +136,6 @@ void Simulation::load(const fs::path& path) {
     // From here on the run is the checkpoint's, its variants included; reset() goes back to it.
     run_->load(sim::load_checkpoint(path));
     pending_reset_.clear();
-    ++generation_;
 }
 
 }  // namespace plab::app::py

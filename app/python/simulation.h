@@ -97,7 +97,7 @@ class Simulation {
     sim::Simulator& simulator() { return run_->simulator(); }
     // Counts the starts (construction, reset, load): device memory may move at each, so a
     // device view made before one is stale.
-    const std::uint64_t& generation() const { return generation_; }
+    const std::uint64_t& generation() const { return run_->generation(); }
     // Serialises the calls of the bindings (which release the GIL while they work).
     std::mutex& mutex() { return mutex_; }
 
@@ -107,7 +107,6 @@ class Simulation {
     std::string scene_path_;  // the scene file resolved, "" for a preset run
     std::unique_ptr<sim::Run> run_;
     std::vector<std::string> pending_reset_;
-    std::uint64_t generation_ = 0;
     std::mutex mutex_;
 };
 

@@ -84,8 +84,9 @@ class Run {
     // Simulated time (s) and steps since the scene started (a checkpoint's own included).
     double time() const { return time_; }
     std::uint64_t steps() const { return steps_; }
-    // Counts the starts (construction, restarts, loads): device memory may move at each.
-    std::uint64_t generation() const { return generation_; }
+    // Counts the starts (construction, restarts, loads): device memory may move at each, so a
+    // view of it made before one is stale (a reference, for views to compare against later).
+    const std::uint64_t& generation() const { return generation_; }
 
     // Live edit: validated, then used by the next step. Parameters that need a reset keep
     // their running value until a restart. Throws with every broken rule.
