@@ -29,6 +29,7 @@ targets=(
     "fuzz_assignment|tests/fuzz/seeds/fuzz_assignment|-max_len=512"
     "fuzz_recording|tests/fuzz/seeds/fuzz_recording|-max_len=16384"
     "fuzz_checkpoint|tests/fuzz/seeds/fuzz_checkpoint|-max_len=16384"
+    "fuzz_stl|tests/fuzz/seeds/fuzz_stl|-max_len=16384"
 )
 
 mkdir -p build-fuzz/artifacts

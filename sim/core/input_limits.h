@@ -33,6 +33,9 @@ inline constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t{1} << 30;
 // m: a vertex farther than this from the origin is an error of units or of the file.
 inline constexpr double kMaxMeshCoordinate = 1e6;
 
+// Geometry bodies in one scene.
+inline constexpr std::size_t kMaxBodies = 256;
+
 // Blocks in one scene: the start-up checks compare every pair.
 inline constexpr std::size_t kMaxBlocks = 4096;
 

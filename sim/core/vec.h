@@ -27,6 +27,9 @@ PLAB_HD inline Vec3& operator+=(Vec3& a, Vec3 b) {
 }
 PLAB_HD inline float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 PLAB_HD inline float length_squared(Vec3 a) { return dot(a, a); }
+PLAB_HD inline Vec3 cross(Vec3 a, Vec3 b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 
 // √dist2, with its reciprocal in `inv_dist` (meaningless at 0: callers test the distance
 // before they use it). On the device one reciprocal square root (about 2 ulp) instead of a

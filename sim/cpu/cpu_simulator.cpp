@@ -66,7 +66,7 @@ void scatter_pass(const StepBuffers& b, const GridSpec& g, const Params& p) {
         const uint32_t s = stored_at<M>(b, i);
         const Vec3 pos = xyz(read_pos<M>(b)[s]), vel = xyz(read_vel<M>(b)[s]);
         *kicked_velocity<M>(b, i) =
-            dem_new_velocity(pos, vel, read_id<M>(b)[s], xyz(b.force[i]), p);
+            dem_new_velocity(pos, vel, read_id<M>(b)[s], xyz(b.force[i]), b.geometry, p);
     });
 }
 
@@ -83,7 +83,14 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     PLAB_REQUIRE(initial.pos.size() == initial.vel.size(),
                  "initial state has different numbers of positions and velocities");
     check_captured_state(initial);
+    if (const std::string why = geometry_unsupported(initial.geometry.get(), params); !why.empty())
+        throw Error(why);
+    TriangleBins bins;
+    if (initial.geometry)
+        bins = bin_triangles(initial.geometry->triangles, initial.grid, geometry_reach(params));
     const std::size_t n = initial.pos.size();
+    geometry_ = initial.geometry;
+    bins_ = std::move(bins);
     domain_ = initial.domain;
     grid_ = initial.grid;
     reset_params_ = params;
@@ -135,6 +142,14 @@ StepBuffers CpuSimulator::views() {
     b.cell_count = cell_count_.data();
     b.cell_start = cell_start_.data();
     b.force = force_.data();
+    if (geometry_ && !geometry_->empty()) {
+        b.geometry.triangles = geometry_->triangles.data();
+        b.geometry.bodies = geometry_->bodies.data();
+        b.geometry.bin_start = bins_.start.data();
+        b.geometry.bin_items = bins_.items.data();
+        b.geometry.triangle_count = static_cast<uint32_t>(geometry_->triangles.size());
+        b.geometry.grid = grid_;
+    }
     if (hi_active_) {
         b.pos_hi = pos_hi_.data();
         b.vel_hi = vel_hi_.data();
@@ -334,6 +349,7 @@ void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
 
 void CpuSimulator::step(const Params& params) {
     validate(params);
+    if (const std::string why = unsupported(params); !why.empty()) throw Error(why);
     Params p = params;
     keep_reset_params(p, reset_params_);  // the grid was built for these; new ones need a reset
     for (int s = 0; s < p.substeps; ++s) timings_.push_back(substep(p));
@@ -358,6 +374,7 @@ InitialState CpuSimulator::capture_state() {
         s.vel_hi = vel_hi_;
     }
     if (friction_.size() == pos_.size()) s.friction = friction_.capture();
+    s.geometry = geometry_;
     return s;
 }
 

@@ -2,10 +2,14 @@
 // The CPU backend: the same per-particle bodies as the CUDA backend (dem_step.h), looped with
 // OpenMP. Its grid build counts serially, so within a cell particles keep their previous
 // order: the result equals a stable sort by cell, which makes it the reference for tests.
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/cpu/friction_state.h"
+#include "sim/engine/host_state.h"
 #include "sim/engine/simulator.h"
+#include "sim/geometry/triangle_bins.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/neighbour_list.h"
 
@@ -25,6 +29,9 @@ class CpuSimulator final : public Simulator {
     SimStats stats(const Params& params) override;
     Snapshot download() override;
     InitialState capture_state() override;
+    std::string unsupported(const Params& params) const override {
+        return geometry_unsupported(geometry_.get(), params);
+    }
     GridSnapshot build_grid() override;
     DeviceArrays device_arrays() override { return {}; }  // the state is in host memory
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
@@ -73,6 +80,8 @@ class CpuSimulator final : public Simulator {
     Domain domain_;
     GridSpec grid_;
     Params reset_params_;  // what the grid was built for (keep_reset_params)
+    std::shared_ptr<const SceneGeometry> geometry_;  // the scene's bodies (null: none)
+    TriangleBins bins_;                              // their triangles in grid_'s cells
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;

@@ -145,6 +145,7 @@ InitialState CudaSimulator::capture_state() {
     }
     m.sync();
     if (m.friction.size() == m.count) st.friction = m.friction.capture(s);
+    st.geometry = m.geometry.scene();
     return st;
 }
 

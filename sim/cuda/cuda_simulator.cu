@@ -141,6 +141,8 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     PLAB_REQUIRE(initial.pos.size() == initial.vel.size(),
                  "initial state has different numbers of positions and velocities");
     check_captured_state(initial);
+    if (const std::string why = geometry_unsupported(initial.geometry.get(), params); !why.empty())
+        throw Error(why);
     Impl& m = *impl_;
     const std::size_t n = initial.pos.size();
     const bool captured = !initial.order.empty();
@@ -152,6 +154,7 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     const ContactLaw law = contact_law_of(params);
     ResolvedOptions variants = m.resolve(m.resolved.requested, params.model, law);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
+    m.geometry.upload(initial.geometry, initial.grid, geometry_reach(params), m.stream.get());
     m.resolved = std::move(variants);
     m.resolved_law = law;
     m.options = m.resolved.effective;
@@ -191,9 +194,13 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     m.sync();  // the host vectors above must outlive the copies
 }
 
+std::string CudaSimulator::unsupported(const Params& params) const {
+    return geometry_unsupported(impl_->geometry.scene().get(), params);
+}
+
 void CudaSimulator::step(const Params& params) {
     validate(params);
-    if (const std::string why = unsupported(params); !why.empty()) throw Error(why);
+    if (const std::string why = unsupported(params); !why.empty()) throw Error(why);  // bodies
     Params p = params;
     keep_reset_params(p,
                       impl_->reset_params);  // the grid was built for these; new ones need a reset

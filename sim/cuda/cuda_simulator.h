@@ -25,6 +25,8 @@ class CudaSimulator final : public Simulator {
     SimStats stats(const Params& params) override;
     Snapshot download() override;
     InitialState capture_state() override;
+    // Why the scene's bodies cannot meet a step of `params` (engine/host_state.h).
+    std::string unsupported(const Params& params) const override;
     GridSnapshot build_grid() override;
     void export_render(const RenderTarget& target, const RenderStyle& style) override;
     double last_export_ms() override;

@@ -12,6 +12,7 @@
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_buffer.h"
 #include "sim/cuda/device_friction_state.h"
+#include "sim/cuda/device_geometry.h"
 #include "sim/cuda/device_grid.h"
 #include "sim/cuda/device_neighbour_lists.h"
 #include "sim/cuda/device_sph_state.h"
@@ -72,7 +73,8 @@ struct CudaSimulator::Impl {
     DeviceSphState sph;  // the SPH passes' lists and pressure terms
     // The frictional contact law's rotations and contact memory (cuda_frictional_step.cu).
     DeviceFrictionState friction;
-    ExportBuffers exports;  // the exports for drawing (cuda_readback.cu)
+    ExportBuffers exports;    // the exports for drawing (cuda_readback.cu)
+    DeviceGeometry geometry;  // the scene's bodies and their triangle bins
     // The export kernel into device memory (cuda_readback.cu).
     void enqueue_export(const RenderStyle& style, Float4* pos_out, Float4* color_out);
 
@@ -168,6 +170,7 @@ struct CudaSimulator::Impl {
             b.sorted_vel_hi = particles.sorted_vel_hi.data();
         }
         b.count = count;
+        b.geometry = geometry.view();
         return b;
     }
 

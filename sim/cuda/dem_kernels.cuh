@@ -94,7 +94,7 @@ __global__ void finish_kernel(StepBuffers b, Params p, Domain d, GridSpec g) {
     const Vec3 pos = xyz(load(read_pos<M>(b) + s));
     const Vec3 vel = xyz(load(read_vel<M>(b) + s));
     const uint32_t id = load(read_id<M>(b) + s);
-    const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), p);
+    const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), b.geometry, p);
     const uint32_t at = M == Memory::Sorted ? i : s;
     count_into_cell(at, dem_drift_into_state(at, pos, xyz(kicked), id, b, p, d), b, g);
 }

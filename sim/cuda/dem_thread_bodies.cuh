@@ -149,7 +149,7 @@ __device__ inline void force_thread(uint32_t t, const StepBuffers& b, const Grid
             return;
         }
     }
-    const Float4 kicked = dem_new_velocity(pos, vel, id, force, p);
+    const Float4 kicked = dem_new_velocity(pos, vel, id, force, b.geometry, p);
     if (M == Memory::Sorted && fused)
         dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);
     else

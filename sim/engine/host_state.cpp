@@ -72,4 +72,17 @@ SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel,
     return st;
 }
 
+std::string geometry_unsupported(const SceneGeometry* geometry, const Params& params) {
+    if (!geometry || geometry->empty()) return {};
+    if (params.model == Model::Sph)
+        return "the scene's geometry bodies work with DEM only so far (SPH walls come from the "
+               "domain box)";
+    if (runs_frictional_law(params))
+        return "the scene's geometry bodies work with the classic contact law only so far "
+               "(set contact=classic)";
+    return {};
+}
+
+float geometry_reach(const Params& params) { return 0.5f * interaction_range(params); }
+
 }  // namespace plab::sim

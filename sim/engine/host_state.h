@@ -2,6 +2,7 @@
 // Helpers on host copies of the state that both backends use for downloads and stats.
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "sim/engine/simulator.h"
 
@@ -16,6 +17,14 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
 // the frictional state empty or one for these particles (friction_record_problem).
 // Backends call it in reset before they change anything.
 void check_captured_state(const InitialState& initial);
+
+// Why a step of `params` cannot run with the scene's bodies `geometry` (null or empty: none),
+// "" when it can: so far the bodies meet the classic DEM law only. Backends return it from
+// Simulator::unsupported and check it in reset before they change anything.
+std::string geometry_unsupported(const SceneGeometry* geometry, const Params& params);
+
+// The reach the bodies' triangles are binned for (triangle_bins.h): the largest bead radius.
+float geometry_reach(const Params& params);
 
 // `with_density`: also the density statistics from vel.w (SPH).
 SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,

@@ -3,9 +3,11 @@
 // lattices, or a state captured from a running simulator (captures, checkpoints).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/core/vec.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
 #include "sim/model/scene.h"
@@ -28,6 +30,9 @@ struct InitialState {
     // The frictional contact law's rotations and contact memory by id, captured once the law
     // has run (empty otherwise, and for a fresh scene: the law then starts from rest).
     FrictionRecord friction;
+    // The scene's bodies, placed (null or empty: none). Shared, since captures and rewinds
+    // keep the same bodies; the simulators bin them into their grid at reset.
+    std::shared_ptr<const SceneGeometry> geometry;
 };
 
 // Places `count` particles (blocks in order, x fastest, then y, then z) and builds the grid

@@ -11,7 +11,9 @@
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/io/json_text.h"
+#include "sim/io/stl_file.h"
 #include "sim/model/block_lattice.h"
 
 namespace plab::sim {
@@ -130,6 +132,110 @@ SceneCamera camera(const Json& v, const Where& where) {
     return c;
 }
 
+// A positive length (m).
+float positive(const Json& v, const Where& where) {
+    const float x = real(v, where);
+    if (!(x > 0.f)) where.fail("must be positive (m)");
+    return x;
+}
+
+Vec3 nonzero_direction(const Json& v, const Where& where) {
+    const Vec3 d = vec3(v, where);
+    if (!(length_squared(d) > 0.f)) where.fail("must not be the zero vector");
+    return d;
+}
+
+BodyMotion motion(const Json& v, const Where& where) {
+    require_only_keys(v, where, {"spin_axis", "spin_center", "spin_rpm", "velocity"});
+    BodyMotion m;
+    if (v.contains("spin_axis"))
+        m.spin_axis = nonzero_direction(v["spin_axis"], where.at("spin_axis"));
+    if (v.contains("spin_center")) m.spin_center = vec3(v["spin_center"], where.at("spin_center"));
+    if (v.contains("spin_rpm")) m.spin_rpm = real(v["spin_rpm"], where.at("spin_rpm"));
+    if (v.contains("velocity")) m.velocity = vec3(v["velocity"], where.at("velocity"));
+    return m;
+}
+
+// One entry of "geometry"; a mesh's file is read relative to the scene file's folder.
+Body body(const Json& v, const Where& where, const std::filesystem::path& folder) {
+    require_only_keys(v, where,
+                      {"type", "file", "min", "max", "center", "axis", "radius", "length", "point",
+                       "normal", "scale", "translate", "rotate", "inside", "friction", "motion"});
+    if (!v.contains("type")) where.fail("missing 'type' (mesh, box, cylinder or plane)");
+    const std::string type = text(v["type"], where.at("type"));
+    Body b;
+    auto need = [&](std::initializer_list<const char*> keys) {
+        for (const char* key : keys)
+            if (!v.contains(key)) where.fail("a " + type + " needs '" + key + "'");
+    };
+    // Keys of another shape are mistakes, not options.
+    auto only = [&](std::initializer_list<const char*> keys) {
+        for (const char* key :
+             {"file", "min", "max", "center", "axis", "radius", "length", "point", "normal"}) {
+            bool ok = false;
+            for (const char* k : keys) ok = ok || std::string_view(k) == key;
+            if (!ok && v.contains(key)) where.at(key).fail("not a key of a " + type);
+        }
+    };
+    if (type == "mesh") {
+        b.shape = BodyShape::Mesh;
+        need({"file"});
+        only({"file"});
+        b.file = text(v["file"], where.at("file"));
+        if (b.file.empty()) where.at("file").fail("must name an STL file");
+        const std::filesystem::path path = folder / b.file;
+        try {
+            b.mesh = load_stl(path);
+        } catch (const Error& e) {
+            where.at("file").fail(e.what());
+        }
+    } else if (type == "box") {
+        b.shape = BodyShape::Box;
+        need({"min", "max"});
+        only({"min", "max"});
+        b.box_min = vec3(v["min"], where.at("min"));
+        b.box_max = vec3(v["max"], where.at("max"));
+        if (!(b.box_min.x < b.box_max.x && b.box_min.y < b.box_max.y && b.box_min.z < b.box_max.z))
+            where.fail("'min' must be below 'max' on every axis");
+    } else if (type == "cylinder") {
+        b.shape = BodyShape::Cylinder;
+        need({"center", "radius", "length"});
+        only({"center", "axis", "radius", "length"});
+        b.center = vec3(v["center"], where.at("center"));
+        if (v.contains("axis")) b.axis = nonzero_direction(v["axis"], where.at("axis"));
+        b.radius = positive(v["radius"], where.at("radius"));
+        b.length = positive(v["length"], where.at("length"));
+    } else if (type == "plane") {
+        b.shape = BodyShape::Plane;
+        need({"point", "normal"});
+        only({"point", "normal"});
+        b.point = vec3(v["point"], where.at("point"));
+        b.normal = nonzero_direction(v["normal"], where.at("normal"));
+    } else {
+        where.at("type").fail("'" + type + "' is not a body type (mesh, box, cylinder or plane)");
+    }
+    if (v.contains("scale")) {
+        const Json& s = v["scale"];
+        const Where w = where.at("scale");
+        b.scale = s.is_array() ? vec3(s, w) : Vec3{real(s, w), real(s, w), real(s, w)};
+        if (!(b.scale.x > 0.f && b.scale.y > 0.f && b.scale.z > 0.f))
+            w.fail("must be positive (a number, or one per axis)");
+    }
+    if (v.contains("translate")) b.translate = vec3(v["translate"], where.at("translate"));
+    if (v.contains("rotate")) b.rotate_deg = vec3(v["rotate"], where.at("rotate"));
+    if (v.contains("inside")) {
+        if (!v["inside"].is_boolean()) where.at("inside").fail("expected true or false");
+        b.inside = v["inside"].get<bool>();
+    }
+    if (v.contains("friction")) {
+        const float mu = real(v["friction"], where.at("friction"));
+        if (!(mu >= 0.f && mu <= 10.f)) where.at("friction").fail("must be within [0, 10]");
+        b.friction = mu;
+    }
+    if (v.contains("motion")) b.motion = motion(v["motion"], where.at("motion"));
+    return b;
+}
+
 }  // namespace
 
 SceneFile parse_scene_file(std::string_view json_text, const std::string& source) {
@@ -137,7 +243,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
     const Where top{source, ""};
     require_only_keys(root, top,
                       {"name", "description", "model", "preset", "params", "domain", "blocks",
-                       "particles", "camera"});
+                       "particles", "camera", "geometry"});
 
     SceneFile f;
     f.name = root.contains("name") ? text(root["name"], top.at("name"))
@@ -245,6 +351,22 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
         if (root.contains("domain")) top.at("domain").fail("only used together with 'blocks'");
         f.scene = preset_scene(f.preset, f.particles, f.params);
         f.scene.name = f.name;
+    }
+    if (root.contains("geometry")) {
+        const Json& list = root["geometry"];
+        const Where w = top.at("geometry");
+        if (!list.is_array()) w.fail("expected an array of bodies");
+        if (list.size() > kMaxBodies)
+            w.fail(std::to_string(list.size()) + " bodies; at most " + std::to_string(kMaxBodies));
+        const std::filesystem::path folder = std::filesystem::path(source).parent_path();
+        for (std::size_t i = 0; i < list.size(); ++i)
+            f.bodies.push_back(body(list[i], w.index(i), folder));
+        // Placed against the domain now, so a body outside it fails with the file's name.
+        try {
+            place_bodies(f.bodies, f.scene.domain);
+        } catch (const Error& e) {
+            top.fail(e.what());
+        }
     }
     // Whatever the scene itself cannot start (a grid too large for the domain and radius)
     // fails here, with the file's name, instead of when a run starts.

@@ -16,6 +16,16 @@
 //     "camera": {"target": [0.25, 0.1, 0.25], "distance": 1.2, "yaw": 30, "pitch": 25}
 //   }
 //
+// "geometry" (optional) lists bodies the particles meet (sim/geometry/body.h), each one of
+//     {"type": "mesh", "file": "funnel.stl"}            (STL, relative to the scene file)
+//     {"type": "box", "min": [...], "max": [...]}
+//     {"type": "cylinder", "center": [...], "axis": [...], "radius": R, "length": L}
+//     {"type": "plane", "point": [...], "normal": [...]}
+// with optional "scale" (a number or one per axis), "rotate" (degrees about x, then y, then z),
+// "translate" (m), "inside" (true: particles live inside it; needs a closed surface),
+// "friction" (μ_s, else wall_friction) and "motion": {"spin_axis", "spin_center", "spin_rpm",
+// "velocity"}. Each body must reach into the domain.
+//
 // Without "blocks" (and "domain") the preset's own scene is built for "particles" particles.
 // With blocks, "particles" is optional and defaults to everything the blocks can place.
 // "camera" (optional) is where the app's orbit camera starts: the point it looks at (m), its
@@ -39,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/geometry/body.h"
 #include "sim/model/params.h"
 #include "sim/model/presets.h"
 #include "sim/model/scene.h"
@@ -62,6 +73,7 @@ struct SceneFile {
     bool has_own_blocks = false;  // false: `scene` is the preset's, built for `particles`
     std::optional<SceneCamera> camera;
     std::vector<std::string> param_keys;  // the parameters "params" sets, in file order
+    std::vector<Body> bodies;             // "geometry", in file order
 };
 
 // Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: <key>:

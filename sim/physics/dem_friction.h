@@ -20,10 +20,6 @@
 
 namespace plab::sim {
 
-PLAB_HD inline Vec3 cross(Vec3 a, Vec3 b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
 // The law's constants for one contact, in SI units.
 struct FrictionLaw {
     float k_n = 0;      // N/m, normal stiffness

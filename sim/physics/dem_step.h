@@ -23,9 +23,11 @@
 
 #include "sim/core/hd.h"
 #include "sim/core/vec.h"
+#include "sim/geometry/geometry_view.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
 #include "sim/physics/dem_contact.h"
+#include "sim/physics/mesh_contact.h"
 
 namespace plab::sim {
 
@@ -49,6 +51,7 @@ struct StepBuffers {
     Double4* sorted_pos_hi = nullptr;
     Double4* sorted_vel_hi = nullptr;
     uint32_t count = 0;
+    GeometryView geometry;  // the scene's bodies (inactive: none)
 };
 
 // Read-only loads through the non-coherent cache (__ldg) on the device. That cache is only
@@ -260,10 +263,16 @@ PLAB_HD inline Vec3 dem_pair_forces_half(uint32_t i, Vec3 pos, Vec3 vel, uint32_
     return force;
 }
 
-// Velocity after the step's forces: pair forces, the collider, gravity.
+// The forces on a bead besides its neighbours': the collider and the scene's bodies.
+PLAB_HD inline Vec3 dem_body_forces(Vec3 pos, Vec3 vel, uint32_t id, const GeometryView& geo,
+                                    const Params& p) {
+    return collider_force(pos, vel, id, p) + mesh_force(pos, vel, id, geo, p);
+}
+
+// Velocity after the step's forces: pair forces, the collider, the bodies, gravity.
 PLAB_HD inline Float4 dem_new_velocity(Vec3 pos, Vec3 vel, uint32_t id, Vec3 pair_force,
-                                       const Params& p) {
-    return to_float4(kick(vel, pair_force + collider_force(pos, vel, id, p), p));
+                                       const GeometryView& geo, const Params& p) {
+    return to_float4(kick(vel, pair_force + dem_body_forces(pos, vel, id, geo, p), p));
 }
 
 template <Memory M = Memory::Sorted>
@@ -274,7 +283,7 @@ PLAB_HD inline void dem_force_particle(uint32_t i, const StepBuffers& b, const G
     const Vec3 vel = xyz(load(read_vel<M>(b) + s));
     const uint32_t id = load(read_id<M>(b) + s);
     *kicked_velocity<M>(b, i) =
-        dem_new_velocity(pos, vel, id, dem_pair_forces<M>(i, pos, vel, id, b, g, p), p);
+        dem_new_velocity(pos, vel, id, dem_pair_forces<M>(i, pos, vel, id, b, g, p), b.geometry, p);
 }
 
 // Drift with walls from cell-ordered position `pos` and the kicked velocity `vel`, written
@@ -309,7 +318,7 @@ PLAB_HD inline void dem_drift_particle(uint32_t i, const StepBuffers& b, const P
 // float), written to A in double and rounded to float for the next step's forces.
 PLAB_HD inline void dem_kick_drift_hi(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id, Vec3 pair_force,
                                       const StepBuffers& b, const Params& p, const Domain& d) {
-    const Vec3 force = pair_force + collider_force(pos, vel, id, p);
+    const Vec3 force = pair_force + dem_body_forces(pos, vel, id, b.geometry, p);
     const Vec3d gravity{p.gravity_x, p.gravity_y, p.gravity_z};
     Vec3d v = xyz(b.sorted_vel_hi[i]) +
               (to_vec3d(force) * (1.0 / double(p.mass)) + gravity) * double(p.dt);

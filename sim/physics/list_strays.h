@@ -127,7 +127,8 @@ PLAB_HD inline void dem_repair_particle(uint32_t i, const StepBuffers& b, const 
     const Vec3 force = dem_pair_forces_over(i, pos, vel, id, b, p, [&](auto&& visit) {
         for_each_candidate_with_strays(i, l, b, g, s.index, strays, reach2, rebuild_dist2, visit);
     });
-    dem_drift_into_state(i, pos, xyz(dem_new_velocity(pos, vel, id, force, p)), id, b, p, d);
+    dem_drift_into_state(i, pos, xyz(dem_new_velocity(pos, vel, id, force, b.geometry, p)), id, b,
+                         p, d);
 }
 
 }  // namespace plab::sim

@@ -183,7 +183,7 @@ PLAB_HD inline void dem_force_particle_listed(uint32_t i, const StepBuffers& b, 
     const uint32_t id = load(b.sorted_id + i);
     const Vec3 force = dem_pair_forces_over(
         i, pos, vel, id, b, p, [&](auto&& visit) { for_each_listed(i, l, b, g, visit); });
-    b.vel[i] = dem_new_velocity(pos, vel, id, force, p);
+    b.vel[i] = dem_new_velocity(pos, vel, id, force, b.geometry, p);
 }
 
 }  // namespace plab::sim

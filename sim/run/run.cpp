@@ -80,12 +80,7 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
                                         ", " + preset_label
                                   : preset_label;
     const std::string source = scene_source_.empty() ? label : scene_source_;
-    InitialState initial;
-    try {
-        initial = build_initial_state(scene, params, count);
-    } catch (const Error& e) {
-        throw Error(source + ": " + e.what());
-    }
+    const InitialState initial = scene_initial_state(scene, scene_file_, params, count, source);
     simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
     preset_ = preset;
     params_ = params;

@@ -42,8 +42,18 @@ std::vector<AssignedParam> assigned_params(const std::vector<std::string>& assig
 }
 
 InitialState RunRecipe::initial_state() const {
+    return scene_initial_state(scene, scene_file, params, particles, source);
+}
+
+InitialState scene_initial_state(const Scene& scene, const std::optional<SceneFile>& file,
+                                 const Params& params, std::size_t count,
+                                 const std::string& source) {
     try {
-        return build_initial_state(scene, params, particles);
+        InitialState initial = build_initial_state(scene, params, count);
+        if (file && !file->bodies.empty())
+            initial.geometry =
+                std::make_shared<const SceneGeometry>(place_bodies(file->bodies, scene.domain));
+        return initial;
     } catch (const Error& e) {
         throw Error(source + ": " + e.what());
     }

@@ -37,9 +37,15 @@ struct RunRecipe {
     std::vector<RunWarning> warnings;     // check_run's, for every surface to print or show
     std::string source;  // what errors about the scene name: its file, else the label
 
-    // build_initial_state, its errors prefixed with `source`.
+    // scene_initial_state of this recipe.
     InitialState initial_state() const;
 };
+
+// build_initial_state with the scene file's bodies placed in the scene's domain
+// (place_bodies), every error prefixed with `source`.
+InitialState scene_initial_state(const Scene& scene, const std::optional<SceneFile>& file,
+                                 const Params& params, std::size_t count,
+                                 const std::string& source);
 
 // Resolves `request`; `default_particles` stands in for a count of 0 without a scene file.
 // Throws plab::Error naming what is wrong (unknown preset, a count above kMaxParticles, model,

@@ -1,0 +1,37 @@
+#pragma once
+// The CUDA backend's copy of the scene's bodies: their triangles and surface motions and the
+// triangles' bins in the scene's grid (sim/geometry/triangle_bins.h), uploaded at reset and
+// read by the DEM passes through GeometryView. Private to sim/cuda.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "sim/cuda/device_buffer.h"
+#include "sim/geometry/geometry_view.h"
+#include "sim/geometry/scene_geometry.h"
+#include "sim/geometry/triangle_bins.h"
+
+namespace plab::sim::cuda {
+
+class DeviceGeometry {
+  public:
+    // Bins `geometry` (null: none) in `grid` for beads up to `reach` in radius, checks the
+    // device has the memory, then uploads; throws plab::Error before changing anything.
+    void upload(std::shared_ptr<const SceneGeometry> geometry, const GridSpec& grid, float reach,
+                cudaStream_t stream);
+    // The bodies a capture hands on (null: none).
+    const std::shared_ptr<const SceneGeometry>& scene() const { return scene_; }
+    // Inactive when the scene has no bodies.
+    GeometryView view() const { return view_; }
+
+  private:
+    std::shared_ptr<const SceneGeometry> scene_;
+    TriangleBins bins_;  // kept until the upload is done (the copies are asynchronous)
+    DeviceBuffer<GeoTriangle> triangles_;
+    DeviceBuffer<GeoBody> bodies_;
+    DeviceBuffer<uint32_t> bin_start_, bin_items_;
+    GeometryView view_;
+};
+
+}  // namespace plab::sim::cuda

@@ -1,0 +1,86 @@
+#pragma once
+// Beads against the scene's triangles (the geometry bodies), shared by both backends. A bead
+// touches a triangle at the triangle's point nearest its centre, which lies on the face, on an
+// edge or at a corner. A surface cut into triangles shows one contact in several of them: a
+// bead pressed into a flat mesh reaches every triangle within the small disc it sinks into,
+// and each reports its own nearest point, on the face under the bead or on an edge or corner
+// around it. Those are one contact. The rule that keeps one: a touch whose point lies on, or
+// behind, the tangent plane of a nearer touch (the plane through the nearer point, normal to
+// the line to the bead's centre) is part of that nearer touch's surface and is dropped. A flat
+// or convex surface then pushes as one plane (the face under the bead, or the one edge or
+// corner nearest it), while in a concave crease or corner each face rises in front of the
+// others' planes and pushes too.
+#include <cstdint>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/geometry/geometry_view.h"
+#include "sim/geometry/nearest_on_triangle.h"
+#include "sim/model/params.h"
+#include "sim/physics/dem_contact.h"
+
+namespace plab::sim {
+
+// Touches a bead can have at once, before the rule above drops the repeated ones (a bead over
+// a corner of a fine mesh reaches a dozen triangles); more (a bead in a needle-sharp cone of
+// many thin triangles) are dropped, which costs accuracy, never safety: the walls still hold
+// the bead.
+inline constexpr int kMaxMeshTouches = 16;
+
+// How far in front of a nearer touch's tangent plane a point may lie and still count as on
+// it, as a fraction of the bead's radius: far above the rounding of the triangles' corners,
+// far below any real bend (a point a radius away rising 0.06° out of the plane).
+inline constexpr float kSamePlaneTolerance = 1e-3f;
+
+// Calls touch(nearest, triangle) once for every contact of a bead of radius `radius` at `pos`
+// with the scene's triangles (see the top of this file).
+template <typename Touch>
+PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryView& geo,
+                                        Touch&& touch) {
+    if (!geo.active()) return;
+    const uint32_t cell = cell_index(pos, geo.grid);
+    const uint32_t begin = geo.bin_start[cell], end = geo.bin_start[cell + 1];
+    if (begin == end) return;
+    NearestOnTriangle found[kMaxMeshTouches];
+    float dist2[kMaxMeshTouches];
+    uint32_t tri[kMaxMeshTouches];
+    int n = 0;
+    const float r2 = radius * radius;
+    for (uint32_t k = begin; k < end && n < kMaxMeshTouches; ++k) {
+        const uint32_t t = geo.bin_items[k];
+        const NearestOnTriangle q = nearest_on_triangle(pos, geo.triangles[t]);
+        const float d2 = length_squared(q.point - pos);
+        if (d2 >= r2) continue;
+        found[n] = q;
+        dist2[n] = d2;
+        tri[n] = t;
+        ++n;
+    }
+    const float tolerance = kSamePlaneTolerance * radius;
+    for (int i = 0; i < n; ++i) {
+        bool hidden = false;
+        for (int j = 0; j < n && !hidden; ++j) {
+            // j hides i when it is nearer (of two as near, the first found) and i's point is
+            // on or behind j's tangent plane: dot(P_i − P_j, c − P_j) ≤ tolerance · |c − P_j|.
+            const bool nearer = dist2[j] < dist2[i] || (dist2[j] == dist2[i] && j < i);
+            if (!nearer) continue;
+            const float ahead = dot(found[i].point - found[j].point, pos - found[j].point);
+            hidden = ahead <= tolerance * sqrtf(dist2[j]);
+        }
+        if (!hidden) touch(found[i], tri[i]);
+    }
+}
+
+// The classic law's force (N) on a bead from the scene's triangles: each contact as with an
+// immovable sphere of radius 0 at the nearest point, moving with the body's surface.
+PLAB_HD inline Vec3 mesh_force(Vec3 pos, Vec3 vel, uint32_t id, const GeometryView& geo,
+                               const Params& p) {
+    Vec3 force{};
+    for_each_mesh_touch(pos, p.radius, geo, [&](const NearestOnTriangle& q, uint32_t t) {
+        const Vec3 wall_vel = surface_velocity(geo.bodies[geo.triangles[t].body], q.point);
+        force += contact_force(pos, vel, id, p.radius, q.point, wall_vel, 0xffffffffu, 0.f, p);
+    });
+    return force;
+}
+
+}  // namespace plab::sim

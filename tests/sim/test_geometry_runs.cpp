@@ -1,0 +1,157 @@
+// Runs with scene geometry on the CPU backend: a bead slides down a tilted mesh as the
+// classic law predicts, scene files bring their STL meshes and primitives into a run, the
+// laws that cannot meet geometry yet refuse it with the reason, and captures keep the bodies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "sim/core/error.h"
+#include "sim/io/scene_file.h"
+#include "sim/io/stl_file.h"
+#include "sim/run/make_simulator.h"
+#include "sim/run/run_recipe.h"
+#include "sim/slope_scene.h"
+#include "support/error_of.h"
+#include "support/temp_dir.h"
+
+namespace plab::sim {
+namespace {
+
+using test::error_of;
+using testing::Slope;
+
+TEST(GeometryRuns, ABeadSlidesDownATiltedMeshAtTheSteadySpeedAndOverlap) {
+    const Slope s;
+    auto sim = make_simulator(Backend::Cpu);
+    const testing::Slide r = testing::slide(*sim, s);
+    EXPECT_NEAR(r.min_overlap, s.steady_overlap(), 0.02f * s.steady_overlap());
+    EXPECT_NEAR(r.max_overlap, s.steady_overlap(), 0.02f * s.steady_overlap());
+    EXPECT_NEAR(r.min_speed, s.steady_speed(), 0.02f * s.steady_speed());
+    EXPECT_NEAR(r.max_speed, s.steady_speed(), 0.02f * s.steady_speed());
+    EXPECT_LT(r.max_sideways, 1e-3f * s.steady_speed()) << "drifted off the edge line";
+}
+
+TEST(GeometryRuns, ACaptureKeepsTheBodiesAndContinuesBitForBit) {
+    const Slope s;
+    auto straight = make_simulator(Backend::Cpu);
+    straight->reset(s.initial(), s.params);
+    for (int k = 0; k < 50; ++k) straight->step(s.params);
+    auto resumed = make_simulator(Backend::Cpu);
+    const InitialState captured = straight->capture_state();
+    ASSERT_TRUE(captured.geometry);
+    EXPECT_EQ(captured.geometry->triangles.size(), 2u * 40 * 40);
+    resumed->reset(captured, s.params);
+    for (int k = 0; k < 100; ++k) {
+        straight->step(s.params);
+        resumed->step(s.params);
+    }
+    const Snapshot a = straight->download(), b = resumed->download();
+    EXPECT_EQ(a.pos[0].y, b.pos[0].y);
+    EXPECT_EQ(a.vel[0].x, b.vel[0].x);
+    EXPECT_GT(s.overlap(xyz(b.pos[0])), 0.5f * s.steady_overlap()) << "fell through the mesh";
+}
+
+TEST(GeometryRuns, TheLawsThatCannotMeetGeometryYetRefuseItWithTheReason) {
+    const Slope s;
+    auto sim = make_simulator(Backend::Cpu);
+    Params frictional = s.params;
+    frictional.contact = int(ContactLaw::Frictional);
+    EXPECT_EQ(sim->unsupported(frictional), "") << "no bodies before a reset";
+    EXPECT_NE(error_of([&] { sim->reset(s.initial(), frictional); }).find("classic contact law"),
+              std::string::npos);
+    Params sph = s.params;
+    sph.model = Model::Sph;
+    EXPECT_NE(error_of([&] { sim->reset(s.initial(), sph); }).find("DEM only"), std::string::npos);
+    sim->reset(s.initial(), s.params);
+    EXPECT_EQ(sim->unsupported(s.params), "");
+    EXPECT_NE(sim->unsupported(frictional).find("contact=classic"), std::string::npos);
+    EXPECT_THROW(sim->step(frictional), Error);
+    // The refused step left the run as it was.
+    sim->step(s.params);
+    EXPECT_EQ(sim->stats(s.params).non_finite, 0u);
+}
+
+// A scene file beside its STL file, as a user keeps them.
+struct SceneOnDisk {
+    test::TempDir dir;
+    std::filesystem::path write(const std::string& json) {
+        const auto path = dir / "chute.json";
+        std::ofstream(path) << json;
+        return path;
+    }
+};
+
+constexpr const char* kChute = R"({
+  "name": "chute", "description": "beads down a ramp", "preset": "classic",
+  "particles": 8,
+  "params": {"radius": 0.01, "mass": 0.001, "spring": 100, "damping": 0.02, "shear": 0.08,
+             "gravity_y": -9.81, "dt": 1e-4, "substeps": 10, "collider_radius": 0},
+  "domain": {"min": [-0.3, -0.3, -0.3], "max": [0.3, 0.3, 0.3]},
+  "blocks": [{"shape": "box", "min": [-0.05, 0.1, -0.05], "max": [0.05, 0.2, 0.05],
+              "spacing": 0.05}],
+  "geometry": [
+    {"type": "mesh", "file": "meshes/ramp.stl", "rotate": [0, 0, 30], "friction": 0.3},
+    {"type": "box", "min": [-0.28, -0.28, -0.28], "max": [0.28, 0.28, 0.28], "inside": true},
+    {"type": "plane", "point": [0, -0.25, 0], "normal": [0, 1, 0],
+     "motion": {"velocity": [0.1, 0, 0]}}
+  ]
+})";
+
+TEST(GeometryRuns, AScenesMeshesLoadBesideItAndStartWithItsBodies) {
+    SceneOnDisk disk;
+    std::filesystem::create_directory(disk.dir / "meshes");
+    write_stl(disk.dir / "meshes" / "ramp.stl", testing::flat_grid(4, 0.2f));
+    const auto path = disk.write(kChute);
+    const SceneFile f = load_scene_file(path);
+    ASSERT_EQ(f.bodies.size(), 3u);
+    EXPECT_EQ(f.bodies[0].shape, BodyShape::Mesh);
+    EXPECT_EQ(f.bodies[0].mesh.triangle_count(), 32u);
+    EXPECT_EQ(f.bodies[0].friction, 0.3f);
+    EXPECT_TRUE(f.bodies[1].inside);
+    EXPECT_FLOAT_EQ(f.bodies[2].motion.velocity.x, 0.1f);
+
+    const InitialState init = scene_initial_state(f.scene, f, f.params, f.particles, path.string());
+    ASSERT_TRUE(init.geometry);
+    ASSERT_EQ(init.geometry->bodies.size(), 3u);
+    EXPECT_EQ(init.geometry->triangles.size(), 32u + 12u + 2u);
+    EXPECT_NE(init.geometry->body_names[0].find("ramp.stl"), std::string::npos);
+    EXPECT_FLOAT_EQ(init.geometry->bodies[0].friction, 0.3f);
+    EXPECT_FLOAT_EQ(init.geometry->bodies[2].velocity.x, 0.1f);
+
+    // The beads fall onto the ramp and slide on it without passing through.
+    auto sim = make_simulator(Backend::Cpu);
+    sim->reset(init, f.params);
+    for (int k = 0; k < 300; ++k) sim->step(f.params);
+    const Slope slope;  // the same tilt
+    for (const Float4& q : sim->download().pos)
+        EXPECT_GT(dot(xyz(q), slope.normal), 0.f) << "a bead passed through the ramp";
+}
+
+TEST(GeometryRuns, ABadBodyIsNamedWithItsFileAndPlace) {
+    SceneOnDisk disk;
+    std::string missing = kChute;
+    const std::string message = error_of([&] { load_scene_file(disk.write(missing)); });
+    EXPECT_NE(message.find("chute.json"), std::string::npos) << message;
+    EXPECT_NE(message.find("geometry[0]"), std::string::npos) << message;
+    EXPECT_NE(message.find("ramp.stl"), std::string::npos) << message;
+
+    std::filesystem::create_directory(disk.dir / "meshes");
+    write_stl(disk.dir / "meshes" / "ramp.stl", testing::flat_grid(4, 0.2f));
+    std::string away = kChute;
+    away.replace(away.find("\"rotate\""), 8, "\"translate\": [5, 0, 0], \"rotate\"");
+    const std::string outside = error_of([&] { load_scene_file(disk.write(away)); });
+    EXPECT_NE(outside.find("geometry[0]"), std::string::npos) << outside;
+    EXPECT_NE(outside.find("domain"), std::string::npos) << outside;
+
+    std::string open_tank = kChute;
+    open_tank.replace(open_tank.find("\"friction\""), 10, "\"inside\": true, \"friction\"");
+    const std::string open = error_of([&] { load_scene_file(disk.write(open_tank)); });
+    EXPECT_NE(open.find("geometry[0]"), std::string::npos) << open;
+    EXPECT_NE(open.find("closed (watertight)"), std::string::npos) << open;
+}
+
+}  // namespace
+}  // namespace plab::sim
