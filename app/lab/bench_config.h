@@ -33,7 +33,7 @@ struct BenchConfig {
     // off, or whole frames along a feed path: interop, host, pinned or pinned-async
     // (frame_bench.h)
     std::string render = "off";
-    int width = 1280, height = 720;  // offscreen target of --render
+    int width = 1280, height = 720;  // offscreen target of --render, pixels
     float speed_scale = 0.02f;       // m/s, top of the speed colour ramp of --render frames
     // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
     // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.
@@ -48,6 +48,10 @@ struct BenchConfig {
     double save_every = 0;
     std::string save_dir;
 };
+
+// Pixels along each side of the offscreen target of --render (and of a headless --video).
+inline constexpr int kMinOffscreenSide = 16;
+inline constexpr int kMaxOffscreenSide = 16384;
 
 // The --render values: off, or the name of a feed path (render::feed_path_names; listed here
 // because the lab also builds without the renderer).
