@@ -59,7 +59,7 @@ BenchCommand::BenchCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--flow-time", b.flow_time,
                  "Simulated seconds the flow window covers (it sets the measured steps)")
-        ->check(number_check(1e-6, 1e6))
+        ->check(number_check(kMinFlowTime, kMaxFlowTime))
         ->capture_default_str();
     c.add_option("--render", b.render,
                  "Time whole frames headless: " + sim::choice_list(kRenderModes) +

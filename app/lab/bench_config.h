@@ -49,6 +49,11 @@ struct BenchConfig {
     std::string save_dir;
 };
 
+// s of simulated time the flow window may cover (--flow-time); at most kMaxBenchSteps steps of
+// dt fit in it too (bench_run.h).
+inline constexpr double kMinFlowTime = 1e-6;
+inline constexpr double kMaxFlowTime = 1e6;
+
 // Pixels along each side of the offscreen target of --render (and of a headless --video).
 inline constexpr int kMinOffscreenSide = 16;
 inline constexpr int kMaxOffscreenSide = 16384;

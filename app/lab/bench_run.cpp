@@ -215,8 +215,10 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     const BenchWindow window = resolve_window(config_.window, run_.params().model);
     r.steps = config_.steps;
     if (window == BenchWindow::Flow) {
-        PLAB_REQUIRE(config_.flow_time > 0 && config_.flow_time <= 1e6,
-                     "--flow-time must be a positive number of simulated seconds");
+        PLAB_REQUIRE(config_.flow_time >= kMinFlowTime && config_.flow_time <= kMaxFlowTime,
+                     format_numbers("--flow-time must be a number of simulated seconds in "
+                                    "[%g, %g], not %g",
+                                    kMinFlowTime, kMaxFlowTime, config_.flow_time));
         const double steps = std::ceil(config_.flow_time / sim::step_seconds(run_.params().dt));
         PLAB_REQUIRE(steps <= static_cast<double>(sim::kMaxBenchSteps),
                      format_numbers("--flow-time %g s is %.0f steps of dt, more than ",
