@@ -136,6 +136,7 @@ int BenchCommand::run() {
     const CLI::App& c = *command_;
     config_.backend = sim::parse_backend(backend_);
     config_.particles_given = c.count("--particles") > 0;
+    config_.flow_time_given = c.count("--flow-time") > 0;
     if (c.count("--load") > 0) {
         PLAB_REQUIRE(c.count("--preset") + c.count("--scene") + c.count("--particles") == 0,
                      "--load " + config_.load +

@@ -26,7 +26,8 @@ struct BenchConfig {
     // flow for SPH), start (right after the warm-up), settled (once the pile has come to rest)
     // or flow (every step over the first flow_time simulated seconds).
     std::string window = "auto";
-    double flow_time = 1.0;  // s of simulated time the flow window covers
+    double flow_time = 1.0;        // s of simulated time the flow window covers
+    bool flow_time_given = false;  // false: flow_time is the default (messages say so)
     int warmup = 20;
     sim::SimulatorOptions options;         // the step variants (sim/model/variants.h)
     std::vector<std::string> assignments;  // --set name=value

@@ -4,11 +4,16 @@
 // points. None of them starts a run or writes a file.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
+#include "sim/core/error.h"
 #include "support/child_process.h"
 #include "support/file_text.h"
 #include "support/temp_dir.h"
@@ -149,6 +154,86 @@ TEST(CliRefusals, ASweepOfTooManyPointsStatesTheLimit) {
         << f.output.substr(0, 500);
     EXPECT_LT(took.count(), 5.0);
     EXPECT_FALSE(fs::exists(dir.path() / "s"));
+}
+
+// A message ends with a source location such as "(run_checks.cpp:219)".
+bool ends_with_location(const std::string& output) {
+    static const std::regex location(R"(\([a-z_]+\.(cpp|h|cu):[0-9]+\)\s*$)");
+    return std::regex_search(output, location);
+}
+
+TEST(CliMessages, UserErrorsCarryNoSourceLocationUnlessAskedFor) {
+    const test::TempDir dir;
+    const std::vector<std::vector<std::string>> cases = {
+        {"validate", "silo", "--heap"},
+        {"bench", "--backend", "cpu", "--particles", "64", "--set", "spring=-1"},
+        {"bench", "--backend", "cpu", "--particles", "64", "--preset", "nonesuch"},
+        {"bench", "--backend", "cpu", "--particles", "64", "--out", "x"},
+        {"bench", "--backend", "cpu", "--load", (dir.path() / "missing.plab").string()},
+    };
+    for (const auto& args : cases) {
+        const Finished plain = run_app(dir, args);
+        EXPECT_EQ(plain.code, 1) << plain.output;
+        EXPECT_TRUE(says(plain, "particle-lab: error: ")) << plain.output;
+        EXPECT_FALSE(ends_with_location(plain.output)) << plain.output;
+    }
+    // Whoever debugs the program can have them.
+    ASSERT_EQ(setenv("PLAB_ERROR_LOCATIONS", "1", 1), 0);
+    const Finished located = run_app(dir, {"validate", "silo", "--heap"});
+    unsetenv("PLAB_ERROR_LOCATIONS");
+    EXPECT_EQ(located.code, 1) << located.output;
+    EXPECT_TRUE(ends_with_location(located.output)) << located.output;
+    EXPECT_TRUE(says(located, "not of silo (validate_command.cpp:")) << located.output;
+}
+
+TEST(CliMessages, ErrorKeepsTheLocationApartForBrokenRulesAndInTheMessageForFailedCalls) {
+    try {
+        PLAB_REQUIRE(1 + 1 == 3, "a rule");
+        FAIL() << "no throw";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "a rule");
+        EXPECT_TRUE(e.where().starts_with("test_cli_refusals.cpp:")) << e.where();
+        EXPECT_EQ(error_report(e),
+                  error_locations_wanted() ? "a rule (" + e.where() + ")" : "a rule");
+    }
+    try {
+        throw_error("cudaMalloc failed", __FILE__, 7);
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "cudaMalloc failed (test_cli_refusals.cpp:7)");
+        EXPECT_EQ(e.where(), "test_cli_refusals.cpp:7");
+        EXPECT_EQ(error_report(e), e.what());
+    }
+}
+
+// A scene file whose parameters the run checks refuse is named, and a flow window too long for
+// dt blames --flow-time only where it was given.
+TEST(CliMessages, SceneLevelChecksNameTheFileAndBlameOnlyGivenFlags) {
+    const test::TempDir dir;
+    const fs::path scene = dir.path() / "plate_on_classic.json";
+    std::ofstream(scene) << R"({"preset": "classic", "particles": 100,
+                               "params": {"silo_floor": 0.1}})";
+    const Finished plate = run_app(dir, {"bench", "--backend", "cpu", "--scene", scene.string()});
+    EXPECT_EQ(plate.code, 1) << plate.output;
+    EXPECT_TRUE(says(plate, "error: " + scene.string() +
+                                ": silo_floor = 0.1 m places a silo's "
+                                "floor plate"))
+        << plate.output;
+
+    const std::vector<std::string> flow = {"bench",   "--backend",   "cpu", "--preset",
+                                           "water",   "--particles", "64",  "--set",
+                                           "dt=1e-7", "--window",    "flow"};
+    const Finished by_default = run_app(dir, flow);
+    EXPECT_EQ(by_default.code, 1) << by_default.output;
+    EXPECT_TRUE(says(by_default,
+                     "preset water: the flow window (1 s, the default of "
+                     "--flow-time) is 10000000 steps of dt = 1e-07 s, more than "
+                     "1000000 measured steps"))
+        << by_default.output;
+    std::vector<std::string> given = flow;
+    given.insert(given.end(), {"--flow-time", "2"});
+    const Finished by_flag = run_app(dir, given);
+    EXPECT_EQ(by_flag.code, 1) << by_flag.output;
+    EXPECT_TRUE(says(by_flag, "preset water: --flow-time 2 s is 20000000 steps")) << by_flag.output;
 }
 
 }  // namespace
