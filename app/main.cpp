@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
         std::cerr << "particle-lab: " << e.what() << "\n";
         return e.exit_code();
     } catch (const std::exception& e) {
-        std::cerr << "particle-lab: error: " << e.what() << "\n";
+        // Without the source location unless PLAB_ERROR_LOCATIONS=1 (sim/core/error.h).
+        std::cerr << "particle-lab: error: " << plab::error_report(e) << "\n";
         return 1;
     }
 }

@@ -31,11 +31,13 @@ BenchCommand::BenchCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--model", b.model,
                  sim::enum_choices(sim::model_names()) +
-                     ": checked against the preset or scene (which decide it)");
+                     ": checked against the preset or scene (which decide it)")
+        ->check(non_empty_check("model: dem or sph"));
     c.add_option("--preset", b.preset, sim::enum_choices(sim::preset_names()))
         ->capture_default_str();
     c.add_option("--scene", b.scene,
-                 "Scene file (JSON); replaces --preset, its own count unless --particles");
+                 "Scene file (JSON); replaces --preset, its own count unless --particles")
+        ->check(non_empty_check("scene file (JSON)"));
     c.add_option("--particles", b.particles, "Number of particles")
         ->check(count_check(1, sim::kMaxParticles))
         ->capture_default_str();
@@ -57,14 +59,19 @@ BenchCommand::BenchCommand(CLI::App& parent)
         ->capture_default_str();
     c.add_option("--flow-time", b.flow_time,
                  "Simulated seconds the flow window covers (it sets the measured steps)")
-        ->check(CLI::Range(1e-6, 1e6))
+        ->check(number_check(kMinFlowTime, kMaxFlowTime))
         ->capture_default_str();
     c.add_option("--render", b.render,
                  "Time whole frames headless: " + sim::choice_list(kRenderModes) +
                      " (feed path); with --sweep, at every point")
         ->capture_default_str();
-    c.add_option("--width", b.width, "Offscreen width for --render")->capture_default_str();
-    c.add_option("--height", b.height, "Offscreen height for --render")->capture_default_str();
+    // The offscreen target's limits (frame_bench.h), checked whether or not --render is given.
+    c.add_option("--width", b.width, "Offscreen width for --render, pixels")
+        ->check(count_check(kMinOffscreenSide, kMaxOffscreenSide))
+        ->capture_default_str();
+    c.add_option("--height", b.height, "Offscreen height for --render, pixels")
+        ->check(count_check(kMinOffscreenSide, kMaxOffscreenSide))
+        ->capture_default_str();
     c.add_option("--speed-scale", b.speed_scale,
                  "With --render: m/s at the top of the speed colour ramp (as the window's "
                  "--speed-scale)")
@@ -73,17 +80,21 @@ BenchCommand::BenchCommand(CLI::App& parent)
     c.add_option("--screenshot", b.screenshot,
                  "With --render: save the first measured frame as PNG, drawn after --warmup + 1 "
                  "steps as the window's --frames N --screenshot is after N (pinned-async after "
-                 "a warm-up draws one step older)");
+                 "a warm-up draws one step older)")
+        ->check(non_empty_check("PNG file"));
     c.add_option("--set", b.assignments, "Override a parameter: name=value");
     c.add_option("--sweep", sweeps_,
                  "Measure every combination: key=v1,v2,... (repeatable; keys: particles, backend, "
                  "preset, render, every variant of --list-variants, any parameter)");
-    c.add_option("--out", sweep_out_, "With --sweep: folder for sweep.csv and sweep.md");
+    c.add_option("--out", sweep_out_, "With --sweep: folder for sweep.csv and sweep.md")
+        ->check(non_empty_check("folder"));
     c.add_option("--load", b.load,
                  "Start from this checkpoint (.plab) instead of --preset/--scene: its state, "
                  "parameters (--set applies over them) and variants (flags override them); "
-                 "measures from the loaded state (--window start, --warmup 0 unless given)");
-    c.add_option("--save", b.save, "Write a checkpoint (.plab) of the state at the end");
+                 "measures from the loaded state (--window start, --warmup 0 unless given)")
+        ->check(non_empty_check("checkpoint file (.plab)"));
+    c.add_option("--save", b.save, "Write a checkpoint (.plab) of the state at the end")
+        ->check(non_empty_check("checkpoint file (.plab)"));
     c.add_option("--save-every", save_every_,
                  "SECONDS DIR: write a checkpoint every SECONDS of simulated time into DIR "
                  "(step_NNNNNNNNN.plab)")
@@ -91,7 +102,8 @@ BenchCommand::BenchCommand(CLI::App& parent)
         ->type_name("SECONDS DIR");
     c.add_option("--video", video_.path,
                  "With --render: record the scene as an MP4 movie (H.264) instead of timing "
-                 "frames; its length is --frames N or --video-seconds S");
+                 "frames; its length is --frames N or --video-seconds S")
+        ->check(non_empty_check("movie file (MP4)"));
     c.add_option("--frames", video_.frames, "With --video: frames to record")
         ->check(count_check(1, 1'000'000));
     c.add_option("--video-seconds", video_.seconds, "With --video: simulated seconds to record")
@@ -109,7 +121,8 @@ BenchCommand::BenchCommand(CLI::App& parent)
                "for the cost of recording)");
     c.add_option("--export", export_.folder,
                  "Instead of timing: run --duration s of simulated time and write the particles "
-                 "(VTK, CSV, particles.vtk.series) into this folder");
+                 "(VTK, CSV, particles.vtk.series) into this folder")
+        ->check(non_empty_check("folder"));
     c.add_option("--export-every", export_.every,
                  "With --export: simulated seconds between frames (frame 0 at t = 0)")
         ->capture_default_str();
@@ -123,6 +136,7 @@ int BenchCommand::run() {
     const CLI::App& c = *command_;
     config_.backend = sim::parse_backend(backend_);
     config_.particles_given = c.count("--particles") > 0;
+    config_.flow_time_given = c.count("--flow-time") > 0;
     if (c.count("--load") > 0) {
         PLAB_REQUIRE(c.count("--preset") + c.count("--scene") + c.count("--particles") == 0,
                      "--load " + config_.load +

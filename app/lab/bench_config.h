@@ -26,14 +26,15 @@ struct BenchConfig {
     // flow for SPH), start (right after the warm-up), settled (once the pile has come to rest)
     // or flow (every step over the first flow_time simulated seconds).
     std::string window = "auto";
-    double flow_time = 1.0;  // s of simulated time the flow window covers
+    double flow_time = 1.0;        // s of simulated time the flow window covers
+    bool flow_time_given = false;  // false: flow_time is the default (messages say so)
     int warmup = 20;
     sim::SimulatorOptions options;         // the step variants (sim/model/variants.h)
     std::vector<std::string> assignments;  // --set name=value
     // off, or whole frames along a feed path: interop, host, pinned or pinned-async
     // (frame_bench.h)
     std::string render = "off";
-    int width = 1280, height = 720;  // offscreen target of --render
+    int width = 1280, height = 720;  // offscreen target of --render, pixels
     float speed_scale = 0.02f;       // m/s, top of the speed colour ramp of --render frames
     // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
     // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.
@@ -48,6 +49,15 @@ struct BenchConfig {
     double save_every = 0;
     std::string save_dir;
 };
+
+// s of simulated time the flow window may cover (--flow-time); at most kMaxBenchSteps steps of
+// dt fit in it too (bench_run.h).
+inline constexpr double kMinFlowTime = 1e-6;
+inline constexpr double kMaxFlowTime = 1e6;
+
+// Pixels along each side of the offscreen target of --render (and of a headless --video).
+inline constexpr int kMinOffscreenSide = 16;
+inline constexpr int kMaxOffscreenSide = 16384;
 
 // The --render values: off, or the name of a feed path (render::feed_path_names; listed here
 // because the lab also builds without the renderer).

@@ -215,13 +215,23 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     const BenchWindow window = resolve_window(config_.window, run_.params().model);
     r.steps = config_.steps;
     if (window == BenchWindow::Flow) {
-        PLAB_REQUIRE(config_.flow_time > 0 && config_.flow_time <= 1e6,
-                     "--flow-time must be a positive number of simulated seconds");
+        PLAB_REQUIRE(config_.flow_time >= kMinFlowTime && config_.flow_time <= kMaxFlowTime,
+                     format_numbers("--flow-time must be a number of simulated seconds in "
+                                    "[%g, %g], not %g",
+                                    kMinFlowTime, kMaxFlowTime, config_.flow_time));
         const double steps = std::ceil(config_.flow_time / sim::step_seconds(run_.params().dt));
+        // Names the run (its scene file), and --flow-time only where it was given.
+        const std::string window =
+            config_.flow_time_given
+                ? format_numbers("--flow-time %g s", config_.flow_time)
+                : format_numbers("the flow window (%g s, the default of --flow-time)",
+                                 config_.flow_time);
         PLAB_REQUIRE(steps <= static_cast<double>(sim::kMaxBenchSteps),
-                     format_numbers("--flow-time %g s is %.0f steps of dt, more than ",
-                                    config_.flow_time, steps) +
-                         std::to_string(sim::kMaxBenchSteps));
+                     run_.label() + ": " + window +
+                         format_numbers(" is %.0f steps of dt = %g s, more than ", steps,
+                                        sim::step_seconds(run_.params().dt)) +
+                         std::to_string(sim::kMaxBenchSteps) +
+                         " measured steps; give a shorter --flow-time or another --window");
         r.steps = static_cast<int>(steps);
     }
     if (window == BenchWindow::Settled) r.window = settle(progress);

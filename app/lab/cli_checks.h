@@ -1,7 +1,7 @@
 #pragma once
-// CLI11 checks that read an option's text before CLI11 converts it. CLI11 reads an unsigned
-// option with strtoull, which turns "-5" into 2^64 - 5 and succeeds, and a float option through
-// long double, so "1e39" becomes infinity and "nan" passes CLI::PositiveNumber.
+// CLI11 checks that read an option's text before CLI11 converts it, and refuse empty names. CLI11
+// reads an unsigned option with strtoull, which turns "-5" into 2^64 - 5 and succeeds, and a float
+// option through long double, so "1e39" becomes infinity and "nan" passes CLI::PositiveNumber.
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -29,7 +29,18 @@ inline CLI::Validator count_check(std::uint64_t lo, std::uint64_t hi) {
         "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
 }
 
-// A finite number in [lo, hi] (NaN and infinity fail): --speed-scale.
+// A file or folder name that is not empty: `--save ''` would otherwise save nothing and say
+// nothing, and `--scene ''` would run the default preset. `what` says what the name is for.
+inline CLI::Validator non_empty_check(const std::string& what) {
+    return CLI::Validator(
+        [what](std::string& text) -> std::string {
+            if (text.empty()) return "the name is empty; give the " + what;
+            return {};
+        },
+        "");
+}
+
+// A finite number in [lo, hi] (NaN and infinity fail): --speed-scale, --flow-time.
 inline CLI::Validator number_check(double lo, double hi) {
     const std::string range = sim::format_numbers("[%g, %g]", lo, hi);
     return CLI::Validator(

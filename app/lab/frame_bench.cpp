@@ -88,8 +88,10 @@ const char* feed_description(render::FeedPath path) {
 
 FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostream* progress) {
     const render::FeedPath path = feed_path(c.render);
-    PLAB_REQUIRE(c.width >= 16 && c.height >= 16 && c.width <= 16384 && c.height <= 16384,
-                 "--width and --height must be between 16 and 16384 pixels");
+    PLAB_REQUIRE(c.width >= kMinOffscreenSide && c.height >= kMinOffscreenSide &&
+                     c.width <= kMaxOffscreenSide && c.height <= kMaxOffscreenSide,
+                 "--width and --height must be between " + std::to_string(kMinOffscreenSide) +
+                     " and " + std::to_string(kMaxOffscreenSide) + " pixels");
     sim::Simulator& simulator = run.simulator();
 
     render::EglContext gl;

@@ -257,6 +257,11 @@ SweepAxis parse_sweep_axis(std::string_view text) {
         const std::string v(rest.substr(0, comma));
         PLAB_REQUIRE(!v.empty(),
                      "--sweep " + axis.key + ": empty value in '" + std::string(text) + "'");
+        // Checked before the duplicate search, which compares every pair.
+        PLAB_REQUIRE(axis.values.size() < kMaxSweepPoints,
+                     "--sweep " + axis.key + ": more than " + std::to_string(kMaxSweepPoints) +
+                         " values; a sweep runs at most " + std::to_string(kMaxSweepPoints) +
+                         " points");
         for (const auto& seen : axis.values)
             PLAB_REQUIRE(seen != v, "--sweep " + axis.key + ": '" + v + "' appears twice");
         axis.values.push_back(v);
@@ -272,6 +277,17 @@ std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<
         for (std::size_t j = 0; j < i; ++j)
             PLAB_REQUIRE(axes[i].key != axes[j].key,
                          "--sweep " + axes[i].key + " is given twice; list its values once");
+    // Counted before any point is made: the product of a few long lists is large.
+    std::size_t total = 1;
+    std::string sizes;
+    for (const auto& axis : axes) {
+        sizes += (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size());
+        total = axis.values.size() > kMaxSweepPoints / total ? kMaxSweepPoints + 1
+                                                             : total * axis.values.size();
+    }
+    PLAB_REQUIRE(total <= kMaxSweepPoints, "--sweep: " + sizes + " values make more than " +
+                                               std::to_string(kMaxSweepPoints) +
+                                               " points, the most one sweep runs");
     std::vector<SweepPoint> points(1, SweepPoint{base, {}});
     for (const auto& axis : axes) {
         std::vector<SweepPoint> next;

@@ -2,6 +2,7 @@
 // `particle-lab bench --sweep key=v1,v2 ... --out DIR`: the cross product of the swept values,
 // each measured like `bench` (warm-up, measured steps, medians), tabulated in DIR/sweep.csv
 // and DIR/sweep.md.
+#include <cstddef>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -13,6 +14,10 @@
 
 namespace plab::app {
 
+// Points in one sweep: each is a whole bench run (seconds to minutes), so ten thousand is
+// already days of measuring; a longer list is a mistake, refused before anything runs.
+inline constexpr std::size_t kMaxSweepPoints = 10000;
+
 struct SweepAxis {
     std::string key;  // canonical: particles, backend, preset, render, a variant or a parameter
     std::vector<std::string> values;
@@ -22,7 +27,8 @@ struct SweepAxis {
 // pinned, pinned-async: the feed path of whole frames, as `bench --render`), every step variant
 // of sim::variant_table() by name (on/off or its number; "variant." in front is accepted, as
 // recordings write it) and every parameter of sim::param_table() by name.
-// Throws plab::Error naming the known keys or the bad value.
+// Throws plab::Error naming the known keys or the bad value, or when the axis has more than
+// kMaxSweepPoints values.
 SweepAxis parse_sweep_axis(std::string_view text);
 
 struct SweepPoint {
@@ -31,7 +37,8 @@ struct SweepPoint {
 };
 
 // Every combination, the last axis varying fastest, each applied to `base`. Checks every value
-// first (so a typo fails before hours of measuring). Throws plab::Error.
+// first (so a typo fails before hours of measuring); more than kMaxSweepPoints combinations
+// are refused before any is made. Throws plab::Error.
 std::vector<SweepPoint> expand_sweep(const BenchConfig& base, const std::vector<SweepAxis>& axes);
 
 // Runs the sweep and writes DIR/sweep.csv and DIR/sweep.md (checked writable before the first

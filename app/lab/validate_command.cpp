@@ -5,8 +5,68 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/lab/cli_checks.h"
+#include "sim/core/error.h"
 
 namespace plab::app {
+namespace {
+
+constexpr std::string_view kCases[] = {"dam-break", "hydrostatic", "column-collapse",
+                                       "angle-of-repose", "silo"};
+
+// The options that belong to some cases only, and the cases they belong to. Another case would
+// ignore them and start a long run; it refuses them instead, naming the cases that own them.
+struct CaseOption {
+    const char* name;
+    std::vector<std::string_view> cases;
+};
+const CaseOption kCaseOptions[] = {
+    {"--aspect", {"column-collapse"}},
+    {"--channel", {"column-collapse"}},
+    {"--orifice", {"silo"}},
+    {"--fill", {"silo"}},
+    {"--open-time", {"silo"}},
+    {"--pour", {"angle-of-repose"}},
+    {"--heap", {"angle-of-repose"}},
+    {"--piles", {"angle-of-repose"}},
+    {"--rest-time", {"angle-of-repose"}},
+    {"--preset", {"column-collapse", "angle-of-repose", "silo"}},
+    {"--depth", {"dam-break"}},
+    {"--settle", {"hydrostatic"}},
+};
+
+std::string case_list(const std::vector<std::string_view>& cases) {
+    std::string s;
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        s += std::string(i == 0                  ? ""
+                         : i + 1 == cases.size() ? " and "
+                                                 : ", ") +
+             std::string(cases[i]);
+    return s;
+}
+
+// Throws plab::Error for an unknown case, or an option given that belongs to another case.
+void require_case_options(const CLI::App& c, const std::string& which) {
+    const std::vector<std::string_view> all(std::begin(kCases), std::end(kCases));
+    bool known = false;
+    for (std::string_view k : kCases) known = known || k == which;
+    PLAB_REQUIRE(known, "unknown validation case '" + which + "'; available: " + case_list(all));
+    for (const CaseOption& o : kCaseOptions) {
+        if (c.count(o.name) == 0) continue;
+        bool owned = false;
+        for (std::string_view k : o.cases) owned = owned || k == which;
+        PLAB_REQUIRE(owned, "validate " + which + ": " + o.name + " is an option of " +
+                                (o.cases.size() == 1 ? "the " : "the cases ") + case_list(o.cases) +
+                                (o.cases.size() == 1 ? " case" : "") + ", not of " + which);
+    }
+}
+
+}  // namespace
 
 ValidateCommand::ValidateCommand(CLI::App& parent)
     : command_(parent.add_subcommand(
@@ -63,12 +123,15 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
                  "Hydrostatic: seconds to settle before measuring (0: about ten sloshing "
                  "periods)")
         ->capture_default_str();
-    c.add_option("--out", out_, "Folder for the case's CSV")->capture_default_str();
+    c.add_option("--out", out_, "Folder for the case's CSV")
+        ->check(non_empty_check("folder"))
+        ->capture_default_str();
 }
 
 bool ValidateCommand::chosen() const { return command_->parsed(); }
 
 int ValidateCommand::run() {
+    require_case_options(*command_, config_.which);
     config_.backend = sim::parse_backend(backend_);
     config_.out = out_;
     const bool pass =

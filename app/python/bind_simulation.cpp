@@ -6,15 +6,19 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "app/lab/bench_config.h"
 #include "app/python/bindings.h"
 #include "app/python/convert.h"
 #include "app/python/device_views.h"
 #include "app/python/simulation.h"
+#include "sim/core/enum_names.h"
 #include "sim/core/error.h"
+#include "sim/core/input_limits.h"
 
 namespace pyb = pybind11;
 
@@ -45,18 +49,26 @@ void require_liquid(const Simulation& s, const char* what) {
 
 std::unique_ptr<Simulation> make(const std::optional<std::string>& preset,
                                  const std::optional<std::string>& scene,
-                                 std::optional<std::size_t> particles, const std::string& backend,
+                                 const pyb::object& particles, const std::string& backend,
                                  const pyb::kwargs& params) {
+    // An empty name would mean the default preset; it is refused, as `--preset ''` is.
+    PLAB_REQUIRE(!preset || !preset->empty(),
+                 "preset is empty; give one of " + sim::enum_choices(sim::preset_names()));
+    PLAB_REQUIRE(!scene || !scene->empty(),
+                 "scene is empty; give the name of a shipped scene (particle_lab.scenes()) or "
+                 "the path of a scene file");
     SimulationRequest r;
     r.preset = preset.value_or(scene ? "" : "classic");
     r.scene = scene.value_or("");
-    r.particles = particles.value_or(0);
-    PLAB_REQUIRE(!particles || *particles >= 1,
-                 "particles must be at least 1, not " + std::to_string(r.particles));
+    if (!particles.is_none())
+        r.particles = static_cast<std::size_t>(
+            whole_number(particles, "particles", 1, static_cast<std::int64_t>(sim::kMaxParticles)));
     r.backend = sim::parse_backend(backend);
     // Keyword parameters, in the order given, are --set assignments.
-    for (const auto& [name, value] : params)
-        r.assignments.push_back(pyb::str(name).cast<std::string>() + "=" + value_text(value));
+    for (const auto& [name, value] : params) {
+        const std::string key = pyb::str(name).cast<std::string>();
+        r.assignments.push_back(key + "=" + value_text(value, key));
+    }
     auto folders = scene_folders();
     pyb::gil_scoped_release nogil;  // building a large scene takes a while
     return std::make_unique<Simulation>(std::move(r), std::move(folders));
@@ -152,7 +164,12 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
         .def(pyb::init(&make), pyb::arg("preset") = pyb::none(), pyb::arg("scene") = pyb::none(),
              pyb::arg("particles") = pyb::none(), pyb::arg("backend") = "auto")
         .def(
-            "step", [](S& s, std::int64_t n) { unlocked(s, [&] { s.step(n); }); },
+            "step",
+            [](S& s, const pyb::object& n) {
+                const std::int64_t steps =
+                    whole_number(n, "step: n", 0, std::numeric_limits<std::int64_t>::max());
+                unlocked(s, [&] { s.step(steps); });
+            },
             pyb::arg("n") = 1, "Advances n steps of dt (the GIL is released meanwhile).")
         .def_property_readonly("time", &S::time, "Simulated time since the start, s.")
         .def_property_readonly("steps", &S::steps, "Steps run since the start.")
@@ -189,7 +206,7 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
         .def(
             "set",
             [](S& s, const std::string& name, const pyb::object& value) {
-                const std::string text = value_text(value);
+                const std::string text = value_text(value, name);
                 unlocked(s, [&] { s.set(name, text); });
             },
             pyb::arg("name"), pyb::arg("value"),
@@ -259,9 +276,14 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
             "Max speed (m/s), kinetic energy (J), non-finite particles, SPH density range.")
         .def(
             "bench",
-            [](S& s, int steps, int warmup, const std::string& window, double flow_time) {
-                const BenchSummary b =
-                    unlocked(s, [&] { return s.bench(steps, warmup, window, flow_time); });
+            [](S& s, const pyb::object& steps, const pyb::object& warmup, const std::string& window,
+               const pyb::object& flow_time) {
+                const auto most = static_cast<std::int64_t>(sim::kMaxBenchSteps);
+                const auto n = static_cast<int>(whole_number(steps, "steps", 1, most));
+                const auto w = static_cast<int>(whole_number(warmup, "warmup", 0, most));
+                const double flow = real_number(flow_time, "flow_time", kMinFlowTime, kMaxFlowTime,
+                                                "s of simulated time");
+                const BenchSummary b = unlocked(s, [&] { return s.bench(n, w, window, flow); });
                 return bench_dict(b);
             },
             pyb::arg("steps") = 200, pyb::arg("warmup") = 20, pyb::arg("window") = "auto",

@@ -102,6 +102,7 @@ BenchSummary Simulation::bench(int steps, int warmup, const std::string& window,
     c.warmup = warmup;
     c.window = window;
     c.flow_time = flow_time;
+    c.flow_time_given = true;
     BenchRun run(c);
     const BenchResult r = run.measure(nullptr);
 

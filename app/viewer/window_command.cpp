@@ -39,7 +39,8 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
         ->check(CLI::IsMember(sim::enum_names(sim::preset_names())))
         ->capture_default_str();
     top.add_option("--scene", scene_,
-                   "Scene file (JSON), e.g. assets/scenes/mixer.json; overrides --preset");
+                   "Scene file (JSON), e.g. assets/scenes/mixer.json; overrides --preset")
+        ->check(non_empty_check("scene file (JSON)"));
     top.add_option("--particles", a.run.particles,
                    "Number of particles (default: 100000 on CUDA, 25000 on the CPU)")
         ->check(count_check(1, sim::kMaxParticles));
@@ -59,23 +60,26 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     top.add_option("--frames", a.frames, "Run this many frames, then exit")
         ->check(CLI::PositiveNumber);
     top.add_option("--screenshot", a.screenshot,
-                   "With --frames: save the last frame to this PNG file");
+                   "With --frames: save the last frame to this PNG file")
+        ->check(non_empty_check("PNG file"));
     top.add_option("--record", a.record,
-                   "With --frames: record the frame timings and configuration into this CSV file");
+                   "With --frames: record the frame timings and configuration into this CSV file")
+        ->check(non_empty_check("CSV file"));
     top.add_option("--vsync", vsync_, "Sync to the display: on or off")
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
-    top.add_option("--width", a.width, "Window width")
-        ->check(CLI::Range(64, 16384))
+    top.add_option("--width", a.width, "Window width, pixels")
+        ->check(count_check(64, 16384))
         ->capture_default_str();
-    top.add_option("--height", a.height, "Window height")
-        ->check(CLI::Range(64, 16384))
+    top.add_option("--height", a.height, "Window height, pixels")
+        ->check(count_check(64, 16384))
         ->capture_default_str();
     top.add_flag("--no-panel", no_panel_, "Start with the panel hidden (F1 toggles it)");
     top.add_option("--video", a.video.path,
                    "Record the scene as an MP4 movie (H.264) at the simulation's speed; with "
                    "--frames N (movie frames) or --video-seconds S it then exits, otherwise "
-                   "it records until the window closes");
+                   "it records until the window closes")
+        ->check(non_empty_check("movie file (MP4)"));
     top.add_option("--video-seconds", a.video_seconds,
                    "With --video: simulated seconds to record, then exit")
         ->check(number_check(1e-9, 1e6));
@@ -89,7 +93,8 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     top.add_option("--load", a.load,
                    "Continue from this checkpoint (.plab) instead of --preset/--scene: its "
                    "state, parameters (--set applies over them) and variants (flags override "
-                   "them)");
+                   "them)")
+        ->check(non_empty_check("checkpoint file (.plab)"));
     top.add_option("--save-every", save_every_,
                    "SECONDS DIR: write a checkpoint every SECONDS of simulated time into DIR "
                    "(step_NNNNNNNNN.plab)")

@@ -92,10 +92,14 @@ RunRecipe resolve_run(const RunRequest& request, std::size_t default_particles) 
     try {
         check_scene(r.scene, r.params, r.particles);
     } catch (const Error& e) {
-        throw Error(r.source + ": " + e.what());
+        throw Error(r.source + ": " + e.what(), e.where());
     }
     r.assigned = assigned_params(request.assignments, r.scene_file, request.scene_source);
-    r.warnings = check_run(r.scene, r.params, r.assigned);
+    try {
+        r.warnings = check_run(r.scene, r.params, r.assigned);
+    } catch (const Error& e) {
+        throw Error(r.source + ": " + e.what(), e.where());
+    }
     return r;
 }
 

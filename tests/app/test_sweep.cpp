@@ -132,6 +132,29 @@ TEST(Sweep, BadKeysAndValuesFailBeforeMeasuring) {
     EXPECT_NE(error_of({"particles=100"}, "").find("--out DIR"), std::string::npos);
 }
 
+// A sweep of more points than kMaxSweepPoints is refused before any point is made, whether
+// one axis is that long or the product of shorter ones is; the limit is stated.
+TEST(Sweep, TooManyPointsAreRefusedWithTheLimit) {
+    std::string many = "particles=";
+    for (std::size_t i = 1; i <= kMaxSweepPoints + 1; ++i)
+        many += (i == 1 ? "" : ",") + std::to_string(i);
+    const std::string one_axis = error_of({many});
+    EXPECT_NE(one_axis.find("more than 10000 values"), std::string::npos) << one_axis;
+    std::string hundred_one = "particles=";
+    for (int i = 1; i <= 101; ++i) hundred_one += (i == 1 ? "" : ",") + std::to_string(i);
+    std::string hundred = "dt=";
+    for (int i = 1; i <= 100; ++i) hundred += (i == 1 ? "" : ",") + std::to_string(i * 1e-3);
+    const std::string product = error_of({hundred_one, hundred});
+    EXPECT_NE(product.find("101 x 100 values make more than 10000 points"), std::string::npos)
+        << product;
+    // Exactly the limit is a sweep (not run here: only expanded).
+    std::string hundred_dt = "spring=";
+    for (int i = 1; i <= 100; ++i) hundred_dt += (i == 1 ? "" : ",") + std::to_string(i * 0.01);
+    EXPECT_EQ(
+        expand_sweep(tiny(), {parse_sweep_axis(hundred_dt), parse_sweep_axis(hundred)}).size(),
+        kMaxSweepPoints);
+}
+
 TEST(Sweep, ExpandsLastAxisFastest) {
     const auto points = expand_sweep(
         tiny(), {parse_sweep_axis("graph=on,off"), parse_sweep_axis("variant.block_size=32,64")});

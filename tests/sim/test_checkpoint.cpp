@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -242,6 +243,60 @@ TEST(Checkpoint, NamesAWrongMagicVersionModelOrValue) {
     Checkpoint c = small_checkpoint();
     c.state.order[1] = c.state.order[0];
     EXPECT_NE(error_of(encode_checkpoint(c)).find("not a permutation"), std::string::npos);
+}
+
+// A checkpoint whose checksum is right but whose state means nothing is refused with the
+// reason: non-finite values (not "diverged ... lower dt"), no particles, particles far outside
+// the domain (one at 1e30 m, or a domain shrunk under the beads).
+TEST(Checkpoint, RefusesAStateWithoutMeaningNamingWhy) {
+    const auto refused = [](const Checkpoint& c) {
+        const std::string why = error_of(encode_checkpoint(c));
+        EXPECT_TRUE(why.starts_with("x.plab: ")) << why;
+        return why;
+    };
+    for (bool hi : {false, true}) {
+        Checkpoint nan = small_checkpoint(hi ? Preset::Classic : Preset::Water, hi);
+        const std::size_t slot = 7;
+        nan.state.pos[slot].y = std::numeric_limits<float>::quiet_NaN();
+        // The double state (where the run keeps one) holds the same NaN.
+        if (!nan.state.pos_hi.empty())
+            nan.state.pos_hi[slot].y = std::numeric_limits<double>::quiet_NaN();
+        const std::string why = refused(nan);
+        EXPECT_NE(why.find("the file holds non-finite values: 1 of 64 particles have a NaN or "
+                           "infinite position or velocity (the first, particle " +
+                           std::to_string(nan.state.order.empty() ? slot : nan.state.order[slot]) +
+                           ", at ["),
+                  std::string::npos)
+            << why;
+        EXPECT_EQ(why.find("diverged ("), std::string::npos) << why;
+        EXPECT_EQ(why.find("Lower dt"), std::string::npos) << why;
+    }
+    Checkpoint fast = small_checkpoint();
+    fast.state.vel[3].x = std::numeric_limits<float>::infinity();
+    EXPECT_NE(refused(fast).find("non-finite values: 1 of 64"), std::string::npos);
+
+    Checkpoint empty = small_checkpoint();
+    empty.state.pos.clear();
+    empty.state.vel.clear();
+    empty.state.order.clear();
+    EXPECT_NE(refused(empty).find("it holds no particles"), std::string::npos) << refused(empty);
+
+    Checkpoint far = small_checkpoint();
+    far.state.pos[5].x = 1e30f;
+    const std::string far_why = refused(far);
+    EXPECT_NE(far_why.find("1 of 64 particles lie outside the domain"), std::string::npos)
+        << far_why;
+    EXPECT_NE(far_why.find("at [1e+30, "), std::string::npos) << far_why;
+
+    Checkpoint tiny = small_checkpoint(Preset::Granular);
+    tiny.state.domain = {{0.f, 0.f, 0.f}, {1e-30f, 1e-30f, 1e-30f}};
+    const std::string tiny_why = refused(tiny);
+    EXPECT_NE(tiny_why.find("particles lie outside the domain"), std::string::npos) << tiny_why;
+
+    // A particle just past a wall (as a step may leave one) still reads.
+    Checkpoint grazing = small_checkpoint();
+    grazing.state.pos[2].x = grazing.state.domain.max.x + 0.5f * grazing.params.radius;
+    EXPECT_EQ(error_of(encode_checkpoint(grazing)), "");
 }
 
 TEST(Checkpoint, SkipsAParameterItDoesNotKnowWithANote) {
