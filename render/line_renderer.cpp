@@ -100,13 +100,39 @@ LineRenderer::LineRenderer()
     PLAB_GL_CHECK(glVertexArrayVertexBuffer(vao, 0, vertices_.get(), 0, sizeof(glm::vec3)));
 }
 
+void LineRenderer::set_segments(std::span<const glm::vec3> ends) {
+    segment_count_ = 0;
+    segments_ = make_buffer();
+    segment_array_ = make_vertex_array();
+    if (ends.empty()) return;
+    // Immutable storage of exactly these lines; a new set gets a new buffer.
+    PLAB_GL_CHECK(glNamedBufferStorage(
+        segments_.get(), static_cast<GLsizeiptr>(ends.size() * sizeof(glm::vec3)), ends.data(), 0));
+    const GLuint vao = segment_array_.get();
+    PLAB_GL_CHECK(glEnableVertexArrayAttrib(vao, kPositionAttrib));
+    PLAB_GL_CHECK(glVertexArrayAttribFormat(vao, kPositionAttrib, 3, GL_FLOAT, GL_FALSE, 0));
+    PLAB_GL_CHECK(glVertexArrayAttribBinding(vao, kPositionAttrib, 0));
+    PLAB_GL_CHECK(glVertexArrayVertexBuffer(vao, 0, segments_.get(), 0, sizeof(glm::vec3)));
+    segment_count_ = static_cast<int>(ends.size());
+}
+
+void LineRenderer::draw_segments(const glm::mat4& view_projection, glm::vec4 color) const {
+    if (segment_count_ == 0) return;
+    draw_lines(segment_array_, view_projection, color, 0, segment_count_);
+}
+
 void LineRenderer::draw_range(const glm::mat4& model_view_projection, glm::vec4 color, int first,
                               int count) const {
+    draw_lines(vertex_array_, model_view_projection, color, first, count);
+}
+
+void LineRenderer::draw_lines(const VertexArray& lines, const glm::mat4& model_view_projection,
+                              glm::vec4 color, int first, int count) const {
     program_.set("u_model_view_projection", model_view_projection);
     program_.set("u_color", color);
     PLAB_GL_CHECK(glEnable(GL_DEPTH_TEST));
     program_.use();
-    PLAB_GL_CHECK(glBindVertexArray(vertex_array_.get()));
+    PLAB_GL_CHECK(glBindVertexArray(lines.get()));
     PLAB_GL_CHECK(glDrawArrays(GL_LINES, first, count));
 }
 

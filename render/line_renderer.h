@@ -1,7 +1,11 @@
 #pragma once
 // Wire geometry drawn as GL lines: the domain box (12 edges), a wire sphere (meridians and
-// parallels) for the collider and a silo's floor plate (its outline and orifice). The meshes
-// live in one buffer made at construction; each draw places a unit mesh with a model matrix.
+// parallels) for the collider, a silo's floor plate (its outline and orifice) and the scene's
+// bodies (their outline edges, sim/geometry/outline_edges.h). The unit meshes live in one
+// buffer made at construction, each draw placing one with a model matrix; the bodies' lines,
+// already in world space, in a second buffer made when they change.
+#include <span>
+
 #include <glm/glm.hpp>
 
 #include "render/gl_handles.h"
@@ -25,9 +29,15 @@ class LineRenderer {
     void draw_plate(glm::vec3 min, glm::vec3 max, float y, glm::vec2 hole_center, float hole_radius,
                     const glm::mat4& view_projection, glm::vec4 color) const;
 
+    // Replaces the bodies' lines: line-list end points in world space (m).
+    void set_segments(std::span<const glm::vec3> ends);
+    void draw_segments(const glm::mat4& view_projection, glm::vec4 color) const;
+
   private:
     void draw_range(const glm::mat4& model_view_projection, glm::vec4 color, int first,
                     int count) const;
+    void draw_lines(const VertexArray& lines, const glm::mat4& model_view_projection,
+                    glm::vec4 color, int first, int count) const;
 
     ShaderProgram program_;
     Buffer vertices_;
@@ -36,6 +46,9 @@ class LineRenderer {
     int sphere_first_ = 0, sphere_count_ = 0;  // vertices of the unit wire sphere
     int square_first_ = 0, square_count_ = 0;  // the unit square's edges in the x-z plane
     int circle_first_ = 0, circle_count_ = 0;  // the unit circle in the x-z plane
+    Buffer segments_;                          // the bodies' lines, world space
+    VertexArray segment_array_;
+    int segment_count_ = 0;
 };
 
 }  // namespace plab::render

@@ -1,8 +1,10 @@
 #include "render/scene_pass.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "render/gl_check.h"
+#include "sim/geometry/outline_edges.h"
 #include "sim/model/derived.h"
 
 namespace plab::render {
@@ -13,6 +15,7 @@ namespace {
 constexpr glm::vec3 kClearColor{0.07f, 0.08f, 0.10f};
 constexpr glm::vec4 kBoxColor{0.55f, 0.58f, 0.65f, 1.f};
 constexpr glm::vec4 kColliderColor{0.95f, 0.75f, 0.35f, 1.f};
+constexpr glm::vec4 kBodyColor{0.45f, 0.78f, 0.72f, 1.f};
 
 glm::vec3 to_glm(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -119,6 +122,16 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
                               {0.5f * (d.min.x + d.max.x), 0.5f * (d.min.z + d.max.z)},
                               what.orifice_radius, view_projection, kBoxColor);
         }
+    }
+    if (what.show_bodies && what.bodies) {
+        if (what.bodies != drawn_bodies_) {
+            const std::vector<sim::Vec3> ends = sim::outline_edges(*what.bodies);
+            std::vector<glm::vec3> points(ends.size());
+            std::transform(ends.begin(), ends.end(), points.begin(), to_glm);
+            lines_.set_segments(points);
+            drawn_bodies_ = what.bodies;
+        }
+        lines_.draw_segments(view_projection, kBodyColor);
     }
     if (what.show_collider) {
         // A radius of 0 switches the collider off; draw_sphere then draws nothing.

@@ -1,7 +1,8 @@
 #pragma once
 // One frame's scene, shared by the window (app/viewer) and the headless `bench --render`: the
 // colour style from the parameters, the feed of the particle buffers, the clear to the one
-// background colour and the draw of the particles, the domain box and the collider. What
+// background colour and the draw of the particles, the domain box, the collider and the
+// scene's bodies. What
 // differs per driver stays with the driver: which framebuffer is bound, the part of it the
 // scene gets, how the camera moves and the timers around the draw.
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include "render/particle_renderer.h"
 #include "render/splat_renderer.h"
 #include "sim/engine/simulator.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
 #include "sim/physics/color_map.h"
@@ -50,6 +52,9 @@ struct SceneLayers {
     bool plate = false;
     float plate_y = 0.f;         // m
     float orifice_radius = 0.f;  // m; 0: closed
+    // The scene's bodies (null: none), drawn as their outline edges.
+    std::shared_ptr<const sim::SceneGeometry> bodies;
+    bool show_bodies = true;
 };
 
 // The layers of a scene running with these parameters in this domain, box and collider shown.
@@ -106,6 +111,8 @@ class ScenePass {
     ParticleFeed feed_;
     std::unique_ptr<SplatRenderer> splat_;  // made at its first draw
     ParticleRendererKind renderer_ = ParticleRendererKind::Gl;
+    // The bodies whose lines lines_ holds (kept, so a new scene's bodies never pass for them).
+    std::shared_ptr<const sim::SceneGeometry> drawn_bodies_;
     int fed_ = 0;              // particles in the buffers since the last feed
     bool fed_device_ = false;  // the last feed went to the CUDA renderer's own buffers
 };

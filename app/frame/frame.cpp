@@ -42,6 +42,7 @@ render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
     render::SceneLayers layers = render::scene_layers(run.params(), run.domain());
     layers.show_box = view.show_box;
     layers.show_collider = view.show_collider;
+    layers.bodies = run.geometry();
     return layers;
 }
 

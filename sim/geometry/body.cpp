@@ -90,17 +90,19 @@ bool parallel(Vec3 a, Vec3 b) {
 
 std::string_view body_shape_name(BodyShape shape) {
     switch (shape) {
-        case BodyShape::Mesh: return "mesh";
-        case BodyShape::Box: return "box";
-        case BodyShape::Cylinder: return "cylinder";
-        case BodyShape::Plane: return "plane";
+        case BodyShape::Mesh:
+            return "mesh";
+        case BodyShape::Box:
+            return "box";
+        case BodyShape::Cylinder:
+            return "cylinder";
+        case BodyShape::Plane:
+            return "plane";
     }
     return "?";
 }
 
-bool BodyMotion::moves() const {
-    return spin_rpm != 0.f || length_squared(velocity) > 0.f;
-}
+bool BodyMotion::moves() const { return spin_rpm != 0.f || length_squared(velocity) > 0.f; }
 
 Vec3 BodyMotion::omega() const {
     if (spin_rpm == 0.f) return {};
@@ -121,10 +123,18 @@ Vec3 place_point(const Body& body, Vec3 p) {
 TriangleMesh body_surface(const Body& body, const Domain& domain) {
     TriangleMesh m;
     switch (body.shape) {
-        case BodyShape::Mesh: m = body.mesh; break;
-        case BodyShape::Box: m = box_surface(body.box_min, body.box_max); break;
-        case BodyShape::Cylinder: m = cylinder_surface(body); break;
-        case BodyShape::Plane: m = plane_surface(body, domain); break;
+        case BodyShape::Mesh:
+            m = body.mesh;
+            break;
+        case BodyShape::Box:
+            m = box_surface(body.box_min, body.box_max);
+            break;
+        case BodyShape::Cylinder:
+            m = cylinder_surface(body);
+            break;
+        case BodyShape::Plane:
+            m = plane_surface(body, domain);
+            break;
     }
     for (Vec3& v : m.vertices) v = place_point(body, v);
     return m;
@@ -146,8 +156,7 @@ void check_body(const Body& body, const TriangleMesh& surface, const Domain& dom
         const std::size_t open = open_edge_count(surface);
         if (open > 0)
             throw Error("'inside' needs a closed (watertight) surface, but " +
-                        std::to_string(open) +
-                        " of its edges do not join exactly two triangles");
+                        std::to_string(open) + " of its edges do not join exactly two triangles");
     }
     const BodyMotion& m = body.motion;
     if (!m.moves()) return;
@@ -155,7 +164,8 @@ void check_body(const Body& body, const TriangleMesh& surface, const Domain& dom
     const float tol = 1e-4f * std::sqrt(length_squared(domain.max - domain.min));
     const Vec3 c = m.spin_center;
     if (body.shape == BodyShape::Cylinder) {
-        const Vec3 axis = place_point(body, body.center + body.axis) - place_point(body, body.center);
+        const Vec3 axis =
+            place_point(body, body.center + body.axis) - place_point(body, body.center);
         const Vec3 centre = place_point(body, body.center);
         const Vec3 off = c - centre;
         const bool on_axis = length_squared(cross(off, normalized(axis))) <= tol * tol;

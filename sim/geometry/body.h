@@ -37,15 +37,15 @@ struct BodyMotion {
 
 struct Body {
     BodyShape shape = BodyShape::Box;
-    std::string file;   // mesh: the path as the scene file wrote it
-    TriangleMesh mesh;  // mesh: as read from `file`, before the placement
-    Vec3 box_min, box_max;                            // box, m
-    Vec3 center, axis{0.f, 1.f, 0.f};                 // cylinder: middle of the axis, direction
-    float radius = 0.f, length = 0.f;                 // cylinder, m (length end to end)
-    Vec3 point, normal{0.f, 1.f, 0.f};                // plane
+    std::string file;                   // mesh: the path as the scene file wrote it
+    TriangleMesh mesh;                  // mesh: as read from `file`, before the placement
+    Vec3 box_min, box_max;              // box, m
+    Vec3 center, axis{0.f, 1.f, 0.f};   // cylinder: middle of the axis, direction
+    float radius = 0.f, length = 0.f;   // cylinder, m (length end to end)
+    Vec3 point, normal{0.f, 1.f, 0.f};  // plane
     Vec3 scale{1.f, 1.f, 1.f}, rotate_deg, translate;  // placement: scale, rotate, translate
-    bool inside = false;               // particles live inside it (a drum, a tank)
-    std::optional<float> friction;     // μ_s, else the run's wall_friction
+    bool inside = false;                               // particles live inside it (a drum, a tank)
+    std::optional<float> friction;                     // μ_s, else the run's wall_friction
     BodyMotion motion;
 };
 

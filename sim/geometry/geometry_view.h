@@ -11,9 +11,9 @@
 
 namespace plab::sim {
 
-// One triangle in world space, with the mesh-wide indices of its corners (welded, so that two
-// triangles sharing an edge name the same two vertices: how a contact on a shared edge or
-// corner is counted once, mesh_contact.h) and the body it belongs to.
+// One triangle in world space, with the scene-wide indices of its corners (welded, so that two
+// triangles sharing an edge name the same two vertices: nearest_on_triangle reports the
+// feature it found by them) and the body it belongs to.
 struct GeoTriangle {
     Vec3 a, b, c;         // m
     uint32_t va, vb, vc;  // vertex indices, unique over the whole scene
@@ -23,9 +23,9 @@ struct GeoTriangle {
 // How a body's surface moves (rigidly): the velocity of its point x is
 // velocity + omega × (x − spin_center). Its shape stays where it is (see body.h).
 struct GeoBody {
-    Vec3 velocity;     // m/s
-    Vec3 spin_center;  // m
-    Vec3 omega;        // rad/s, along the spin axis
+    Vec3 velocity;          // m/s
+    Vec3 spin_center;       // m
+    Vec3 omega;             // rad/s, along the spin axis
     float friction = -1.f;  // μ_s against beads (the frictional law); < 0: wall_friction
 };
 

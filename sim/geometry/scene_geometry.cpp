@@ -24,9 +24,8 @@ SceneGeometry place_bodies(const std::vector<Body>& bodies, const Domain& domain
                         std::to_string(kMaxMeshTriangles) + " triangles");
         for (const auto& t : surface.triangles)
             g.triangles.push_back({surface.vertices[t[0]], surface.vertices[t[1]],
-                                   surface.vertices[t[2]], first_vertex + t[0],
-                                   first_vertex + t[1], first_vertex + t[2],
-                                   static_cast<uint32_t>(i)});
+                                   surface.vertices[t[2]], first_vertex + t[0], first_vertex + t[1],
+                                   first_vertex + t[2], static_cast<uint32_t>(i)});
         first_vertex += static_cast<uint32_t>(surface.vertices.size());
         GeoBody b;
         b.velocity = body.motion.velocity;

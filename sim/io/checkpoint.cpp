@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
 #include "sim/engine/host_state.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/io/output_file.h"
 #include "sim/model/presets.h"
 
@@ -20,9 +22,11 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "checkpoints are little-endian and written as the memory holds them");
 static_assert(sizeof(Float4) == 16 && sizeof(Double4) == 32);
+static_assert(sizeof(GeoTriangle) == 52, "a triangle is stored as its 13 four-byte fields");
 
 constexpr std::uint32_t kFlagDoubleState = 1u;
 constexpr std::uint32_t kFlagFriction = 2u;  // version 2 on
+constexpr std::uint32_t kFlagGeometry = 4u;  // version 3 on
 constexpr std::uint32_t kMaxFrictionArrays = 64;
 constexpr std::uint32_t kMaxText = 4096;     // bytes of one string field
 constexpr std::uint32_t kMaxEntries = 1024;  // parameters or variants in one file
@@ -300,6 +304,68 @@ std::string content_problem(const InitialState& s, const Params& p) {
     return {};
 }
 
+// The geometry section: the bodies, then every triangle as placed in the world.
+void write_geometry(Writer& w, const SceneGeometry& g) {
+    w.put(static_cast<std::uint32_t>(g.bodies.size()));
+    for (std::size_t i = 0; i < g.bodies.size(); ++i) {
+        const GeoBody& b = g.bodies[i];
+        w.text(i < g.body_names.size() ? g.body_names[i] : std::string());
+        for (const Vec3 v : {b.velocity, b.spin_center, b.omega}) {
+            w.put(v.x);
+            w.put(v.y);
+            w.put(v.z);
+        }
+        w.put(b.friction);
+    }
+    w.put(static_cast<std::uint32_t>(g.triangles.size()));
+    w.array(g.triangles);
+}
+
+bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::shared_ptr<const SceneGeometry> read_geometry(Reader& r) {
+    auto g = std::make_shared<SceneGeometry>();
+    const auto bodies = r.get<std::uint32_t>("the body count");
+    if (bodies < 1 || bodies > kMaxBodies)
+        r.fail("body count " + std::to_string(bodies) + " is not within 1 to " +
+               std::to_string(kMaxBodies) + " (corrupted)");
+    for (std::uint32_t i = 0; i < bodies; ++i) {
+        const std::string what = "body " + std::to_string(i);
+        GeoBody b;
+        g->body_names.push_back(r.text(what + "'s name"));
+        for (Vec3* v : {&b.velocity, &b.spin_center, &b.omega}) {
+            v->x = r.get<float>(what);
+            v->y = r.get<float>(what);
+            v->z = r.get<float>(what);
+        }
+        b.friction = r.get<float>(what);
+        if (!finite(b.velocity) || !finite(b.spin_center) || !finite(b.omega))
+            r.fail(what + " has a non-finite velocity, spin centre or spin (corrupted)");
+        if (!(b.friction == -1.f || (b.friction >= 0.f && b.friction <= 10.f)))
+            r.fail(what + "'s friction " + number_text(b.friction) +
+                   " is neither -1 (the walls') nor within [0, 10] (corrupted)");
+        g->bodies.push_back(b);
+    }
+    const auto triangles = r.get<std::uint32_t>("the triangle count");
+    if (triangles < 1 || triangles > kMaxMeshTriangles)
+        r.fail("triangle count " + std::to_string(triangles) + " is not within 1 to " +
+               std::to_string(kMaxMeshTriangles) + " (corrupted)");
+    r.need(std::size_t{triangles} * sizeof(GeoTriangle), "the triangles");
+    g->triangles = r.array<GeoTriangle>(triangles);
+    for (std::size_t i = 0; i < g->triangles.size(); ++i) {
+        const GeoTriangle& t = g->triangles[i];
+        const std::string what = "triangle " + std::to_string(i);
+        if (!finite(t.a) || !finite(t.b) || !finite(t.c))
+            r.fail(what + " has a non-finite corner (corrupted)");
+        if (!(length_squared(cross(t.b - t.a, t.c - t.a)) > 0.f))
+            r.fail(what + " has no area (corrupted)");
+        if (t.body >= bodies)
+            r.fail(what + " belongs to body " + std::to_string(t.body) + " of " +
+                   std::to_string(bodies) + " (corrupted)");
+    }
+    return g;
+}
+
 }  // namespace
 
 std::uint64_t checkpoint_checksum(std::span<const std::byte> bytes) {
@@ -322,10 +388,14 @@ std::string encode_checkpoint(const Checkpoint& c) {
     const std::string friction_problem = friction_record_problem(s.friction, n);
     PLAB_REQUIRE(friction_problem.empty(), "checkpoint state: " + friction_problem);
     const bool friction = !s.friction.empty();
+    const bool geometry = s.geometry && !s.geometry->empty();
     Writer w;
     w.bytes().append(kCheckpointMagic);
-    w.put(kCheckpointVersion);
-    w.put((hi ? kFlagDoubleState : 0u) | (friction ? kFlagFriction : 0u));
+    // The lowest version that holds what is written, so that a run without bodies stays
+    // readable by builds that read version 2.
+    w.put(geometry ? kCheckpointVersion : std::uint32_t{2});
+    w.put((hi ? kFlagDoubleState : 0u) | (friction ? kFlagFriction : 0u) |
+          (geometry ? kFlagGeometry : 0u));
     w.text(model_name(c.params.model));
     w.text(c.run.preset);
     w.text(c.run.scene);
@@ -355,6 +425,7 @@ std::string encode_checkpoint(const Checkpoint& c) {
         w.array(s.pos_hi);
         w.array(s.vel_hi);
     }
+    if (geometry) write_geometry(w, *s.geometry);
     if (friction) write_friction(w, s.friction);
     const std::string& b = w.bytes();
     w.put(fnv1a64(reinterpret_cast<const unsigned char*>(b.data()), b.size()));
@@ -372,12 +443,16 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
         r.fail("checkpoint format version " + std::to_string(version) + "; this build reads 1 to " +
                std::to_string(kCheckpointVersion));
     const auto flags = r.get<std::uint32_t>("the flags");
-    const std::uint32_t known_flags = kFlagDoubleState | (version >= 2 ? kFlagFriction : 0u);
+    const std::uint32_t known_flags = kFlagDoubleState | (version >= 2 ? kFlagFriction : 0u) |
+                                      (version >= 3 ? kFlagGeometry : 0u);
     if ((flags & ~known_flags) != 0)
         r.fail("unknown flags 0x" + hex(flags) + " for format version " + std::to_string(version) +
                " (corrupted, or from a later version)");
     const bool hi = (flags & kFlagDoubleState) != 0;
     const bool friction = (flags & kFlagFriction) != 0;
+    const bool geometry = (flags & kFlagGeometry) != 0;
+    // Sections whose size is inside them (their counts) follow the particles.
+    const bool sized_inside = friction || geometry;
 
     Checkpoint c;
     const std::string model = r.text("the model");
@@ -405,14 +480,15 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
     // Sizes before any allocation: a corrupted count cannot ask for memory the file lacks.
     const std::uint64_t per_particle =
         2 * sizeof(Float4) + sizeof(std::uint32_t) + (hi ? 2 * sizeof(Double4) : 0);
-    // The frictional section's size is in the section (at least its array count).
-    const std::uint64_t expected =
-        r.at() + n * per_particle + kChecksumBytes + (friction ? sizeof(std::uint32_t) : 0);
+    // The frictional and geometry sections' sizes are in the sections (at least their counts).
+    const std::uint64_t expected = r.at() + n * per_particle + kChecksumBytes +
+                                   (friction ? sizeof(std::uint32_t) : 0) +
+                                   (geometry ? 2 * sizeof(std::uint32_t) : 0);
     if (r.size() < expected)
         r.fail("truncated: " + std::to_string(r.size()) + " bytes, but its " + std::to_string(n) +
-               " particles need " + std::string(friction ? "at least " : "") +
+               " particles need " + std::string(sized_inside ? "at least " : "") +
                std::to_string(expected));
-    if (!friction && r.size() > expected)
+    if (!sized_inside && r.size() > expected)
         r.fail(std::to_string(r.size() - expected) + " bytes past the end of the checkpoint (" +
                std::to_string(expected) + " expected; corrupted)");
     std::uint64_t stored = 0;
@@ -430,12 +506,13 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
         c.state.pos_hi = r.array<Double4>(n);
         c.state.vel_hi = r.array<Double4>(n);
     }
-    if (friction) {
+    if (sized_inside) {
         r.limit(r.size() - kChecksumBytes);
-        c.state.friction = read_friction(r, n, c.notes);
+        if (geometry) c.state.geometry = read_geometry(r);
+        if (friction) c.state.friction = read_friction(r, n, c.notes);
         if (r.at() != r.size())
-            r.fail(std::to_string(r.size() - r.at()) +
-                   " bytes past the end of the frictional section (corrupted)");
+            r.fail(std::to_string(r.size() - r.at()) + " bytes past the end of the " +
+                   (friction ? "frictional" : "geometry") + " section (corrupted)");
     }
     try {
         validate(c.params);

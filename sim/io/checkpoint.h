@@ -6,12 +6,15 @@
 // atomically (sim/io/output_file.h); a reader refuses anything it cannot trust with a plab::Error
 // naming the file and what is wrong, before anything of a running session changes.
 //
-// Layout, version 2 (little-endian; str = u32 byte length ≤ 4096, then the bytes). Version 1
-// is the same without the frictional section (flag bit 1 unknown there); both are read.
+// Layout, version 3 (little-endian; str = u32 byte length ≤ 4096, then the bytes). Version 2
+// is the same without the geometry section (flag bit 2 unknown there), version 1 without the
+// frictional section too (flag bit 1 unknown); all three are read, and a run without bodies
+// is written as version 2.
 //   char[8]  magic "PLABCKPT"
 //   u32      format version (2)
 //   u32      flags: bit 0 = the double-precision state follows the float arrays,
-//                   bit 1 = the frictional section follows (the law had run)
+//                   bit 1 = the frictional section follows (the law had run),
+//                   bit 2 = the geometry section follows (the scene has bodies)
 //   str      model (dem, sph)
 //   str      preset (its name), str scene file (as given, "" for a preset run), str label
 //   u32      parameter count (≤ 1024), then each: str name, f64 value (by name, from the
@@ -24,6 +27,12 @@
 //   f32×4×n  positions (m, memory order), f32×4×n velocities (m/s; w: SPH density)
 //   u32×n    memory order: the particle id at each slot
 //   f64×4×n  positions, f64×4×n velocities in double (only with flag bit 0)
+//   geometry section (only with flag bit 2): the bodies as placed when the scene started, so a
+//            checkpoint continues without the scene's STL files. u32 body count (1 to 256),
+//            then each: str name, f32×3 surface velocity (m/s), f32×3 spin centre (m), f32×3
+//            spin (rad/s), f32 friction (−1: wall_friction); u32 triangle count (1 to 2^24),
+//            then each: f32×9 corners (m), u32×3 scene-wide vertex ids, u32 body index.
+//            Refused: non-finite values, a triangle of no area or of a body past the count.
 //   frictional section (only with flag bit 1): u32 array count (≤ 64), then each array:
 //            str name, u64 byte length, the bytes. By particle id (sim/physics/friction_record.h,
 //            for_each_friction_array): omega (f32×4 per particle, rad/s), contacts (12 slots
@@ -49,7 +58,7 @@
 
 namespace plab::sim {
 
-inline constexpr std::uint32_t kCheckpointVersion = 2;  // reads 1 and 2
+inline constexpr std::uint32_t kCheckpointVersion = 3;  // reads 1 to 3
 inline constexpr std::string_view kCheckpointMagic = "PLABCKPT";
 
 // How the run was asked for and how far it got: enough to say what it is and to restart it.

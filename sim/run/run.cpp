@@ -85,6 +85,7 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
     preset_ = preset;
     params_ = params;
     domain_ = initial.domain;
+    geometry_ = initial.geometry;
     scene_ = scene;
     loaded_.reset();
     loaded_from_.clear();
@@ -118,6 +119,7 @@ void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source)
     preset_ = preset;
     params_ = c->params;
     domain_ = c->state.domain;
+    geometry_ = c->state.geometry;
     scene_ = Scene{c->run.label, c->state.domain, {}, 1};
     scene_file_ = std::move(file);
     scene_source_ = scene_file_ ? c->run.scene : "";

@@ -62,6 +62,8 @@ class Run {
     const Params& params() const { return params_; }
     const SimulatorOptions& options() const { return options_; }
     const Domain& domain() const { return domain_; }  // m, the walls of the box
+    // The scene's bodies as placed when it started (null: none), for views to draw.
+    const std::shared_ptr<const SceneGeometry>& geometry() const { return geometry_; }
     // The grid the scene's state is binned on with the parameters in effect (scene_grid).
     GridSpec grid() const { return scene_grid(domain_, params_); }
     // What ran: "preset classic", "scene mixer (...)", "checkpoint run.plab (...)".
@@ -136,6 +138,7 @@ class Run {
     Preset preset_ = Preset::Classic;
     Params params_;
     Domain domain_;
+    std::shared_ptr<const SceneGeometry> geometry_;
     Scene scene_;  // the running scene, for the checks of live edits
     std::optional<SceneFile> scene_file_;
     std::string scene_source_;  // the scene file as given, "" for a preset

@@ -93,3 +93,25 @@ def test_bench_returns_stage_timings(pl):
     assert r["median_ms"]["step"] > 0 and r["step_ms"] > 0 and r["steps_per_second"] > 0
     assert r["p10_ms"]["step"] <= r["median_ms"]["step"] <= r["p90_ms"]["step"]
     np.testing.assert_array_equal(sim.positions(), before)  # the run itself is untouched
+
+
+def test_a_scene_with_bodies_runs_against_them(pl, tmp_path):
+    """The chute's slab holds the beads: after they land on it none is below its top face."""
+    sim = pl.Simulation(scene="chute", backend="cpu")
+    sim.step(300)  # 300 × 20 substeps (0.34 s): the beads land on the slab and slide
+    x = sim.positions()
+    assert np.isfinite(x).all()
+    # The slab's upper face: y = 0.2 + (x - 0.05) tan 30° + 0.005 / cos 30°, over its length.
+    on_slab = (x[:, 0] > -0.2) & (x[:, 0] < 0.3)
+    top = 0.2 + (x[on_slab, 0] - 0.05) * np.tan(np.radians(30)) + 0.005 / np.cos(np.radians(30))
+    assert on_slab.sum() > 100
+    assert (x[on_slab, 1] > top).all(), "a bead passed through the chute"
+    # A checkpoint keeps the slab: the loaded run holds the beads the same way.
+    sim.save(str(tmp_path / "chute.plab"))
+    loaded = pl.Simulation(preset="classic", particles=100, backend="cpu")
+    loaded.load(str(tmp_path / "chute.plab"))
+    loaded.step(50)
+    y = loaded.positions()
+    on_slab = (y[:, 0] > -0.2) & (y[:, 0] < 0.3)
+    top = 0.2 + (y[on_slab, 0] - 0.05) * np.tan(np.radians(30)) + 0.005 / np.cos(np.radians(30))
+    assert (y[on_slab, 1] > top).all()

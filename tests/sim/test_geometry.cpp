@@ -12,6 +12,7 @@
 #include "sim/flat_grid.h"
 #include "sim/geometry/body.h"
 #include "sim/geometry/nearest_on_triangle.h"
+#include "sim/geometry/outline_edges.h"
 #include "sim/geometry/scene_geometry.h"
 #include "sim/geometry/triangle_bins.h"
 #include "sim/physics/mesh_contact.h"
@@ -279,6 +280,38 @@ TEST(Body, RefusesWhatCannotRunWithTheReason) {
     drum.motion.spin_axis = {0, 1, 0};
     EXPECT_NE(test::error_of([&] { place_bodies({drum}, kBox); }).find("own axis"),
               std::string::npos);
+}
+
+}  // namespace
+}  // namespace plab::sim
+
+namespace plab::sim {
+namespace {
+
+std::size_t edge_count(const std::vector<Body>& bodies, std::size_t all_edges_up_to) {
+    const SceneGeometry g = place_bodies(bodies, kBox);
+    return outline_edges(g, {all_edges_up_to, 20.f}).size() / 2;
+}
+
+TEST(OutlineEdges, EveryEdgeOfASmallSurfaceAndTheOutlineAndCreasesOfALargeOne) {
+    Body grid;
+    grid.shape = BodyShape::Mesh;
+    grid.mesh = flat_grid(4, 0.8f);
+    // 5 × 4 edges along x, as many along z, 16 diagonals: each once.
+    EXPECT_EQ(edge_count({grid}, 4096), 56u);
+    EXPECT_EQ(edge_count({grid}, 0), 16u) << "a flat sheet shows its rim";
+    Body box;
+    box.shape = BodyShape::Box;
+    box.box_min = {-0.5f, -0.5f, -0.5f};
+    box.box_max = {0.5f, 0.5f, 0.5f};
+    box.rotate_deg = {10.f, 20.f, 30.f};
+    EXPECT_EQ(edge_count({box}, 0), 12u) << "the faces' diagonals are flat, the 12 edges creases";
+    Body drum;
+    drum.shape = BodyShape::Cylinder;
+    drum.radius = 0.4f;
+    drum.length = 0.5f;
+    EXPECT_EQ(edge_count({drum}, 0), 2u * kCylinderSides) << "the two rims, no seams";
+    EXPECT_EQ(edge_count({box, drum}, 0), 12u + 2u * kCylinderSides);
 }
 
 }  // namespace

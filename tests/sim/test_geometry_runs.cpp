@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <span>
 
 #include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
 #include "sim/io/scene_file.h"
 #include "sim/io/stl_file.h"
 #include "sim/run/make_simulator.h"
@@ -52,6 +55,86 @@ TEST(GeometryRuns, ACaptureKeepsTheBodiesAndContinuesBitForBit) {
     EXPECT_EQ(a.pos[0].y, b.pos[0].y);
     EXPECT_EQ(a.vel[0].x, b.vel[0].x);
     EXPECT_GT(s.overlap(xyz(b.pos[0])), 0.5f * s.steady_overlap()) << "fell through the mesh";
+}
+
+// The format version a checkpoint's bytes say (after the 8-byte magic).
+std::uint32_t version_of(const std::string& bytes) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, bytes.data() + 8, sizeof v);
+    return v;
+}
+
+TEST(GeometryRuns, ACheckpointCarriesTheBodiesAndContinuesBitForBit) {
+    const Slope s;
+    test::TempDir dir;
+    auto straight = make_simulator(Backend::Cpu);
+    straight->reset(s.initial(), s.params);
+    for (int k = 0; k < 50; ++k) straight->step(s.params);
+    save_checkpoint(dir / "slope.plab", *straight, s.params, {});
+    const Checkpoint c = load_checkpoint(dir / "slope.plab");
+    ASSERT_TRUE(c.state.geometry);
+    const SceneGeometry& g = *c.state.geometry;
+    const SceneGeometry original = *s.initial().geometry;
+    ASSERT_EQ(g.triangles.size(), original.triangles.size());
+    EXPECT_EQ(std::memcmp(g.triangles.data(), original.triangles.data(),
+                          g.triangles.size() * sizeof(GeoTriangle)),
+              0);
+    EXPECT_EQ(g.body_names, original.body_names);
+    auto resumed = make_simulator(Backend::Cpu);
+    restore_checkpoint(*resumed, c);
+    for (int k = 0; k < 100; ++k) {
+        straight->step(s.params);
+        resumed->step(s.params);
+    }
+    const Snapshot a = straight->download(), b = resumed->download();
+    EXPECT_EQ(std::memcmp(a.pos.data(), b.pos.data(), sizeof(Float4)), 0);
+    EXPECT_EQ(std::memcmp(a.vel.data(), b.vel.data(), sizeof(Float4)), 0);
+
+    Checkpoint plain = c;
+    plain.state.geometry.reset();
+    EXPECT_EQ(version_of(encode_checkpoint(c)), 3u);
+    EXPECT_EQ(version_of(encode_checkpoint(plain)), 2u)
+        << "earlier builds read runs without bodies";
+}
+
+TEST(GeometryRuns, ACheckpointWithBrokenBodiesIsRefusedWithTheReason) {
+    const Slope s;
+    auto sim = make_simulator(Backend::Cpu);
+    sim->reset(s.initial(), s.params);
+    Checkpoint c;
+    c.params = s.params;
+    c.state = sim->capture_state();
+    auto refused = [&](auto&& spoil) {
+        Checkpoint bad = c;
+        SceneGeometry g = *c.state.geometry;
+        spoil(g);
+        bad.state.geometry = std::make_shared<const SceneGeometry>(std::move(g));
+        const std::string bytes = encode_checkpoint(bad);
+        return error_of([&] {
+            read_checkpoint(std::as_bytes(std::span(bytes.data(), bytes.size())), "bad.plab");
+        });
+    };
+    EXPECT_EQ(refused([](SceneGeometry&) {}), "");
+    EXPECT_NE(refused([](SceneGeometry& g) { g.triangles[7].body = 3; }).find("belongs to body 3"),
+              std::string::npos);
+    EXPECT_NE(refused([](SceneGeometry& g) { g.triangles[2].b.y = NAN; }).find("non-finite"),
+              std::string::npos);
+    EXPECT_NE(
+        refused([](SceneGeometry& g) { g.triangles[2].c = g.triangles[2].a; }).find("no area"),
+        std::string::npos);
+    EXPECT_NE(refused([](SceneGeometry& g) { g.bodies[0].friction = 42.f; }).find("friction"),
+              std::string::npos);
+    EXPECT_NE(refused([](SceneGeometry& g) { g.bodies[0].omega.z = INFINITY; }).find("non-finite"),
+              std::string::npos);
+    // Cut inside the triangles: the size check names the section it ran out in.
+    const std::string bytes = encode_checkpoint(c);
+    std::string cut = bytes.substr(0, bytes.size() - 8 - 40);
+    const std::uint64_t sum = checkpoint_checksum(std::as_bytes(std::span(cut.data(), cut.size())));
+    cut.append(reinterpret_cast<const char*>(&sum), sizeof sum);
+    EXPECT_NE(error_of([&] {
+                  read_checkpoint(std::as_bytes(std::span(cut.data(), cut.size())), "cut.plab");
+              }).find("the triangles"),
+              std::string::npos);
 }
 
 TEST(GeometryRuns, TheLawsThatCannotMeetGeometryYetRefuseItWithTheReason) {

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The geometry's cost on one machine: 1M classic beads in a bed with a funnel mesh of 110,592
+# triangles buried in it (beads on both sides of the cone, so every bead near it meets
+# triangles), against the same bed without the funnel. Writes the mesh and the two scene files
+# into FOLDER, then runs each scene ROUNDS times, interleaved, and prints every run's median
+# step and the median of each side (scripts/ab_bench.sh's reading of `bench`).
+# Usage: scripts/funnel_bench.sh BIN FOLDER ROUNDS ['more bench args']
+#   e.g. scripts/funnel_bench.sh build/particle-lab /tmp/funnel 3 '--graph'
+set -uo pipefail
+[ $# -ge 3 ] || { sed -n 2,8p "$0" >&2; exit 2; }
+bin=$1 folder=$2 rounds=$3 extra=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$folder" || exit 1
+# In the classic preset's units (radius 1/64): a cone 1.5 high from radius 0.3 to 1.9 with a
+# 0.3 spout, in a 4 × 4 × 4 box whose lower half holds the bed.
+python3 "$here/make_funnel.py" "$folder/funnel_110k.stl" --top-radius 1.9 --bottom-radius 0.3 \
+    --height 1.5 --spout 0.3 --segments 1024 --rings 45 || exit 1
+scene() {  # name, geometry line
+    cat > "$folder/$1.json" <<JSON
+{
+  "name": "$1", "description": "1M classic beads in a bed, for the geometry benchmark",
+  "preset": "classic", "params": {"collider_radius": 0},
+  "domain": {"min": [-2, -2, -2], "max": [2, 2, 2]},
+  "blocks": [{"shape": "box", "min": [-1.98, -1.98, -1.98], "max": [1.98, 0, 1.98],
+              "spacing": 0.03125, "jitter": 0.001}],
+  "particles": 1000000$2
+}
+JSON
+}
+scene bed_in_box ""
+scene bed_with_funnel ', "geometry": [{"type": "mesh", "file": "funnel_110k.stl", "translate": [0, -1.6, 0]}]'
+median() { sort -g | awk 'NF {v[++n]=$1} END {if (n == 0) print "n/a"; else if (n % 2) print v[(n+1)/2]; else print (v[n/2]+v[n/2+1])/2}'; }
+status=0
+box=() funnel=()
+for ((r = 1; r <= rounds; ++r)); do
+    for name in bed_in_box bed_with_funnel; do
+        # shellcheck disable=SC2086
+        out=$("$bin" bench --backend cuda --scene "$folder/$name.json" --steps 400 --warmup 100 $extra 2>&1) ||
+            { echo "  $name round $r failed:"; echo "$out" | tail -3; status=1; continue; }
+        if echo "$out" | grep -q DIVERGED; then echo "  $name round $r DIVERGED: not a result"; status=1; continue; fi
+        [ "$r" = 1 ] && echo "$out" | sed 's/^/    /'
+        ms=$(echo "$out" | awk '/median step/ {print $3}')
+        echo "  $name round $r: $ms ms"
+        if [ $name = bed_in_box ]; then box+=("$ms"); else funnel+=("$ms"); fi
+    done
+done
+mb=$(printf '%s\n' "${box[@]}" | median) mf=$(printf '%s\n' "${funnel[@]}" | median)
+echo "median step: bed in the box $mb ms, with the funnel $mf ms"
+awk -v b="$mb" -v f="$mf" 'BEGIN { if (b > 0 && f > 0) printf "ratio %.3f\n", f / b }'
+exit $status
