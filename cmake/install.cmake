@@ -1,5 +1,6 @@
 # `cmake --install` (GNUInstallDirs; locations in cmake/install_dirs.cmake): the program to
-# bin/, the scene files to share/particle-lab/scenes (the program and the module find them
+# bin/, the scene files to share/particle-lab/scenes and their meshes to
+# share/particle-lab/meshes (the program and the module find them
 # relative to themselves), the Python module to the interpreter's package folder (Debian:
 # lib/python3/dist-packages), the README and the examples to share/doc/particle-lab. CPack
 # makes a .deb of the same tree under /usr with its Debian dependencies declared.
@@ -8,6 +9,10 @@ set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 install(TARGETS particle-lab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/scenes/ DESTINATION ${PLAB_SCENES_INSTALL_DIR}
         FILES_MATCHING PATTERN "*.json")
+# The meshes the scenes name, beside the scene folder as in the source tree (a scene's mesh path
+# is relative to the scene file: ../meshes/funnel.stl).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/meshes/ DESTINATION ${PLAB_MESHES_INSTALL_DIR}
+        FILES_MATCHING PATTERN "*.stl")
 set(PLAB_DOC_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/doc/particle-lab)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${PLAB_DOC_INSTALL_DIR})
 if(TARGET particle_lab)

@@ -4,6 +4,7 @@
 include(GNUInstallDirs)
 
 set(PLAB_SCENES_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/particle-lab/scenes)
+set(PLAB_MESHES_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/particle-lab/meshes)
 
 # The Python module's folder: Debian's interpreter reads lib/python3/dist-packages (not the
 # multiarch libdir); another interpreter its own platlib below the prefix.

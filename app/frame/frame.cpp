@@ -43,6 +43,7 @@ render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
     layers.show_box = view.show_box;
     layers.show_collider = view.show_collider;
     layers.bodies = run.geometry();
+    layers.show_bodies = view.show_bodies;
     return layers;
 }
 

@@ -19,6 +19,7 @@ struct FrameView {
     render::ColorChoice color;
     bool show_box = true;
     bool show_collider = true;
+    bool show_bodies = true;  // the scene's geometry, as outline edges
 };
 
 class Frame {

@@ -149,7 +149,8 @@ FrameView App::frame_view() const {
     return {{v.color, v.speed_scale, v.density_span, v.auto_pressure_scale, v.pressure_scale,
              v.spin_scale},
             v.show_box,
-            v.show_collider};
+            v.show_collider,
+            v.show_bodies};
 }
 
 template <typename Change>

@@ -299,6 +299,8 @@ void view_section(UiState& ui) {
     ImGui::SameLine();
     ImGui::Checkbox("collider", &ui.view.show_collider);
     ImGui::SameLine();
+    ImGui::Checkbox("bodies", &ui.view.show_bodies);
+    ImGui::SameLine();
     ImGui::Checkbox("vsync (V)", &ui.vsync);
     help_marker("Frame rates only mean something with vsync off.");
 }

@@ -43,6 +43,7 @@ struct ViewSettings {
     bool show_panel = true;
     bool show_box = true;
     bool show_collider = true;
+    bool show_bodies = true;
 };
 
 struct UiState {

@@ -27,13 +27,18 @@ TEST_F(CudaGeometry, ABeadSlidesDownATiltedMeshAsOnTheCpu) {
     EXPECT_LT(r.max_sideways, 1e-3f * s.steady_speed());
 }
 
-// Beads on a lattice above the slope, poured onto it together.
-InitialState poured(const Slope& s) {
+// Five layers of 10 × 10 beads on a lattice parallel to the slope, the lowest pressed 0.3 mm
+// into the mesh and the others 2 mm apart: within the 200 steps compared, every kind of contact
+// (mesh faces, edges and corners, and pairs) is in play while the runs stay close enough to
+// compare bead by bead (a pile that collides for long amplifies rounding beyond any bound).
+InitialState layered(const Slope& s) {
+    const Vec3 across{0.f, 0.f, 1.f};
     std::vector<Vec3> pos;
     for (int i = 0; i < 10; ++i)
         for (int j = 0; j < 10; ++j)
-            for (int k = 0; k < 10; ++k)
-                pos.push_back({-0.1f + 0.022f * i, 0.1f + 0.022f * j, -0.1f + 0.022f * k});
+            for (int k = 0; k < 5; ++k)
+                pos.push_back((-0.1f + 0.022f * i) * s.downhill + (-0.1f + 0.022f * j) * across +
+                              (s.params.radius - 3e-4f + 0.022f * k) * s.normal);
     InitialState init = testing::state_from_positions(pos, s.domain, s.params.radius);
     init.geometry = s.initial().geometry;
     return init;
@@ -41,41 +46,42 @@ InitialState poured(const Slope& s) {
 
 TEST_F(CudaGeometry, APileOnTheMeshFollowsTheCpu) {
     const Slope s;
-    const InitialState init = poured(s);
+    const InitialState init = layered(s);
     auto cpu = make_simulator(Backend::Cpu);
     auto gpu = make_simulator(Backend::Cuda);
     cpu->reset(init, s.params);
     gpu->reset(init, s.params);
-    // 0.2 s: the first beads reach the mesh after 0.1 s.
-    for (int k = 0; k < 200; ++k) {
+    for (int k = 0; k < 20; ++k) {  // 200 steps, 0.02 s
         cpu->step(s.params);
         gpu->step(s.params);
     }
     const Snapshot a = cpu->download(), b = gpu->download();
-    EXPECT_LT(test::max_position_distance(a, b), 1e-2 * s.params.radius);
+    EXPECT_LT(test::max_position_distance(a, b), 1e-3 * s.params.radius);
+    EXPECT_LT(test::max_velocity_distance(a, b), 1e-3 * s.steady_speed());
     int touching = 0;
     for (const Float4& q : b.pos) {
         EXPECT_GT(dot(xyz(q), s.normal), 0.f) << "a bead passed through the mesh";
         touching += s.overlap(xyz(q)) > 0.f;
     }
-    EXPECT_GT(touching, 50) << "the pile should have reached the mesh";
+    EXPECT_GE(touching, 50) << "the lowest layer rests on the mesh";
 }
 
 TEST_F(CudaGeometry, ACaptureKeepsTheBodies) {
     const Slope s;
     auto gpu = make_simulator(Backend::Cuda);
-    gpu->reset(poured(s), s.params);
-    for (int k = 0; k < 150; ++k) gpu->step(s.params);
+    gpu->reset(layered(s), s.params);
+    for (int k = 0; k < 10; ++k) gpu->step(s.params);
     const InitialState captured = gpu->capture_state();
     ASSERT_TRUE(captured.geometry);
+    EXPECT_EQ(captured.geometry->triangles.size(), 2u * 40 * 40);
     auto resumed = make_simulator(Backend::Cuda);
     resumed->reset(captured, s.params);
-    for (int k = 0; k < 100; ++k) {
+    for (int k = 0; k < 10; ++k) {
         gpu->step(s.params);
         resumed->step(s.params);
     }
     const Snapshot a = gpu->download(), b = resumed->download();
-    EXPECT_LT(test::max_position_distance(a, b), 1e-2 * s.params.radius);
+    EXPECT_LT(test::max_position_distance(a, b), 1e-3 * s.params.radius);
     for (const Float4& q : b.pos) EXPECT_GT(dot(xyz(q), s.normal), 0.f);
 }
 

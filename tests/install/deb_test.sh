@@ -17,6 +17,7 @@ grep -q "libgomp1" <<<"$depends"
 dpkg-deb -c "$deb" >"$work/contents.txt"
 grep -q " ./usr/bin/particle-lab$" "$work/contents.txt"
 grep -q " ./usr/share/particle-lab/scenes/dam_break.json$" "$work/contents.txt"
+grep -q " ./usr/share/particle-lab/meshes/funnel.stl$" "$work/contents.txt"
 if [ -n "$python_dir" ]; then
     grep -q "python3-numpy" <<<"$depends"
     grep -q "python3 (>= 3\.[0-9]*)" <<<"$depends"
