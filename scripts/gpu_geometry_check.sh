@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU host's part of the scene-geometry work, on a build made elsewhere (./build), in two
 # calls that each fit ten minutes. Without BASE_BIN: every GPU test program, compute-sanitizer's
-# memcheck and racecheck over the geometry tests and over a bench of the funnel scene, and the
-# funnel benchmark (scripts/funnel_bench.sh). With BASE_BIN (the binary of the commit before
+# memcheck and racecheck over the geometry tests and over a bench of the funnel scene, the
+# funnel benchmark (scripts/funnel_bench.sh) and a bench of the drum scene. With BASE_BIN (the binary of the commit before
 # the geometry): an A/B of the standard scenes without bodies (scripts/ab_bench.sh), since the
 # geometry must cost a run without bodies nothing.
 # Usage: scripts/gpu_geometry_check.sh OUTDIR [BASE_BIN]
@@ -29,6 +29,7 @@ if [ -n "$base" ]; then
         '--backend cuda --window start --preset classic --particles 1048576 --steps 400 --warmup 50 --graph' \
         '--backend cuda --window start --preset water --particles 263022 --steps 400 --warmup 50 --graph' \
         '--backend cuda --window start --preset classic --particles 1048576 --steps 400 --warmup 50' \
+        '--backend cuda --window start --preset glass-beads --particles 1048576 --steps 400 --warmup 50 --graph' \
         > "$out/ab.log" 2>&1 || status=1
     grep -E '^==|round|median A' "$out/ab.log"
     exit $status
@@ -60,5 +61,10 @@ done
 echo "== funnel benchmark =="
 scripts/funnel_bench.sh "$bin" /tmp/plab-funnel 3 '--graph' > "$out/funnel.log" 2>&1 || status=1
 grep -E 'round|median step:|ratio' "$out/funnel.log"
+
+echo "== the drum (frictional beads in a spinning cylinder) =="
+"$bin" bench --backend cuda --scene assets/scenes/drum.json --steps 2000 --warmup 200 --graph \
+    > "$out/drum.log" 2>&1 || status=1
+grep -E 'median step|DIVERGED|INVALID|contacts' "$out/drum.log"
 
 exit $status

@@ -226,6 +226,8 @@ void App::sync() {
             diverged_ = false;
         }
     }
+    if (r.body_spin)
+        attempt("Spin", [&] { session_.set_body_spin(r.body_spin->first, r.body_spin->second); });
     if (r.export_frame)
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());

@@ -241,6 +241,27 @@ void simulation_section(UiState& ui, const sim::Run& session) {
     parameter_sliders(ui, session);
 }
 
+// The scene's bodies: each one's name, and for those that can turn (a drum, a turntable) a
+// spin slider whose edits apply at once (Run::set_body_spin; a refusal shows in the message).
+void geometry_section(UiState& ui, const sim::Run& session) {
+    const auto& geometry = session.geometry();
+    if (!geometry || geometry->bodies.empty()) return;
+    if (!ImGui::CollapsingHeader("Geometry", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    for (std::size_t i = 0; i < geometry->bodies.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::TextUnformatted(geometry->body_names[i].c_str());
+        if (const std::optional<float> spin = session.body_spin(i)) {
+            float rpm = *spin;
+            if (ImGui::SliderFloat("spin (rev/min)", &rpm, -60.f, 60.f, "%.1f"))
+                ui.requests.body_spin = std::pair{i, rpm};
+            help_marker(
+                "Turns the body about its spin axis, right-handed; negative turns it "
+                "backwards. Ctrl+click to type a value beyond the slider's span.");
+        }
+        ImGui::PopID();
+    }
+}
+
 void view_section(UiState& ui) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::TextUnformatted("colour");
@@ -512,6 +533,7 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
         ImGui::PopStyleColor();
     }
     simulation_section(ui, session);
+    geometry_section(ui, session);
     view_section(ui);
     timing_section(session, history, facts);
     optimizations_section(ui, session, facts);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/particle_feed.h"
@@ -30,6 +31,8 @@ struct Requests {
     bool save_checkpoint = false;  // write a checkpoint to checkpoint_path (F5)
     bool load_checkpoint = false;  // continue from checkpoint_path (F9)
     bool toggle_video = false;     // start recording video_path, or stop and finish it
+    // A geometry body's new spin (body index, rev/min), from the Geometry section.
+    std::optional<std::pair<std::size_t, float>> body_spin;
 };
 
 struct ViewSettings {

@@ -347,6 +347,12 @@ void CpuSimulator::scatter_forces(const StepBuffers& b, const Params& p) {
         scatter_pass<Memory::Unsorted>(b, grid_, p);
 }
 
+void CpuSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geometry) {
+    PLAB_REQUIRE(geometry, "no bodies given");
+    require_same_bodies(geometry_.get(), *geometry);
+    geometry_ = std::move(geometry);  // views() reads its bodies from the next step on
+}
+
 void CpuSimulator::step(const Params& params) {
     validate(params);
     if (const std::string why = unsupported(params); !why.empty()) throw Error(why);

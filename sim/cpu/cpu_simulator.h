@@ -22,6 +22,7 @@ class CpuSimulator final : public Simulator {
     Backend backend() const override { return Backend::Cpu; }
     std::string device_name() const override;
     void reset(const InitialState& initial, const Params& params) override;
+    void set_body_motions(std::shared_ptr<const SceneGeometry> geometry) override;
     void step(const Params& params) override;
     void synchronize() override {}
     std::vector<StageTimings> take_timings() override;

@@ -22,11 +22,12 @@ class FrictionState {
         collider_xi_.assign(count, Float4{});
         plate_xi_.assign(count, Float4{});
         contact_info_.assign(count, 0u);
+        mesh_xi_.assign(count * kMeshSlots, Float4{});
     }
     std::size_t size() const { return omega_.size(); }
     FrictionBuffers buffers() {
-        return {omega_.data(),       omega_next_.data(), contacts_.data(),    wall_xi_.data(),
-                collider_xi_.data(), plate_xi_.data(),   contact_info_.data()};
+        return {omega_.data(),       omega_next_.data(), contacts_.data(),     wall_xi_.data(),
+                collider_xi_.data(), plate_xi_.data(),   contact_info_.data(), mesh_xi_.data()};
     }
     // After a pass: the rotations it wrote become the current ones.
     void swap_rotation() { omega_.swap(omega_next_); }
@@ -40,7 +41,7 @@ class FrictionState {
     FrictionRecord capture() const {
         if (omega_.empty()) return {};
         return {omega_,       slots_of(contacts_), rolling_of(contacts_), wall_xi_,
-                collider_xi_, plate_xi_,           contact_info_};
+                collider_xi_, plate_xi_,           contact_info_,         mesh_xi_};
     }
     void restore(const FrictionRecord& r) {
         reset(0);
@@ -54,6 +55,7 @@ class FrictionState {
         collider_xi_ = std::move(full.collider_xi);
         plate_xi_ = std::move(full.plate_xi);
         contact_info_ = std::move(full.contact_info);
+        mesh_xi_ = std::move(full.mesh_xi);
     }
 
   private:
@@ -61,6 +63,7 @@ class FrictionState {
     std::vector<ContactMemory> contacts_;  // by id
     std::vector<Float4> wall_xi_, collider_xi_, plate_xi_;
     std::vector<uint32_t> contact_info_;
+    std::vector<Float4> mesh_xi_;  // by id, kMeshSlots each
 };
 
 }  // namespace plab::sim

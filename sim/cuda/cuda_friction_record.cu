@@ -11,7 +11,7 @@ namespace plab::sim::cuda {
 std::size_t DeviceFrictionState::growth_bytes(std::size_t n) const {
     return omega_.growth_bytes(n) + omega_next_.growth_bytes(n) + contacts_.growth_bytes(n) +
            wall_xi_.growth_bytes(n * 3) + collider_xi_.growth_bytes(n) + plate_xi_.growth_bytes(n) +
-           contact_info_.growth_bytes(n);
+           contact_info_.growth_bytes(n) + mesh_xi_.growth_bytes(n * kMeshSlots);
 }
 
 void DeviceFrictionState::require_fits(std::size_t count) const {
@@ -34,6 +34,7 @@ bool DeviceFrictionState::restore(const FrictionRecord& record, cudaStream_t str
     collider_xi_.upload(full.collider_xi, stream);
     plate_xi_.upload(full.plate_xi, stream);
     contact_info_.upload(full.contact_info, stream);
+    mesh_xi_.upload(full.mesh_xi, stream);
     PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // `full`, `memory` must outlive the copies
     return reallocated;
 }
@@ -46,6 +47,7 @@ FrictionRecord DeviceFrictionState::capture(cudaStream_t stream) const {
     r.collider_xi.resize(count_);
     r.plate_xi.resize(count_);
     r.contact_info.resize(count_);
+    r.mesh_xi.resize(count_ * kMeshSlots);
     omega_.download(r.omega, stream);
     std::vector<ContactMemory> memory(count_);
     contacts_.download(memory, stream);
@@ -53,6 +55,7 @@ FrictionRecord DeviceFrictionState::capture(cudaStream_t stream) const {
     collider_xi_.download(r.collider_xi, stream);
     plate_xi_.download(r.plate_xi, stream);
     contact_info_.download(r.contact_info, stream);
+    mesh_xi_.download(r.mesh_xi, stream);
     PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     r.contacts = slots_of(memory);
     r.rolling = rolling_of(memory);

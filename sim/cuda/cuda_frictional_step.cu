@@ -23,9 +23,10 @@ bool DeviceFrictionState::reset(std::size_t count, cudaStream_t stream) {
     collider_xi_.resize(n);
     plate_xi_.resize(n);
     contact_info_.resize(n);
+    mesh_xi_.resize(n * kMeshSlots);
     if (n > 0) {
         for (const DeviceBuffer<Float4>* buf :
-             {&omega_, &omega_next_, &wall_xi_, &collider_xi_, &plate_xi_})
+             {&omega_, &omega_next_, &wall_xi_, &collider_xi_, &plate_xi_, &mesh_xi_})
             PLAB_CUDA_CHECK(cudaMemsetAsync(buf->data(), 0, buf->bytes(), stream));
         PLAB_CUDA_CHECK(cudaMemsetAsync(contact_info_.data(), 0, contact_info_.bytes(), stream));
         // A free slot's partner is kFreeSlot, not zero.

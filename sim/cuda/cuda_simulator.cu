@@ -198,6 +198,12 @@ std::string CudaSimulator::unsupported(const Params& params) const {
     return geometry_unsupported(impl_->geometry.scene().get(), params);
 }
 
+void CudaSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geometry) {
+    PLAB_REQUIRE(geometry, "no bodies given");
+    require_same_bodies(impl_->geometry.scene().get(), *geometry);
+    impl_->geometry.set_bodies(std::move(geometry), impl_->stream.get());
+}
+
 void CudaSimulator::step(const Params& params) {
     validate(params);
     if (const std::string why = unsupported(params); !why.empty()) throw Error(why);  // bodies

@@ -19,9 +19,10 @@ namespace plab::sim::cuda {
 class DeviceFrictionState {
   public:
     // omega, omega_next, 3 wall stretches, the collider and plate stretches (7 × 16 B), the
-    // contact memory (12 slots × 16 B) and contact_info (4 B): 308 B a particle.
+    // contact memory (12 slots × 16 B), contact_info (4 B) and the geometry bodies' slots
+    // (4 × 16 B): 372 B a particle.
     static constexpr std::size_t kBytesPerParticle =
-        7 * sizeof(Float4) + sizeof(ContactMemory) + sizeof(uint32_t);
+        (7 + kMeshSlots) * sizeof(Float4) + sizeof(ContactMemory) + sizeof(uint32_t);
 
     // Particles the state holds now (0 until the law first runs, and after forget()).
     std::size_t size() const { return count_; }
@@ -46,8 +47,8 @@ class DeviceFrictionState {
     FrictionRecord capture(cudaStream_t stream) const;
 
     FrictionBuffers buffers() const {
-        return {omega_.data(),       omega_next_.data(), contacts_.data(),    wall_xi_.data(),
-                collider_xi_.data(), plate_xi_.data(),   contact_info_.data()};
+        return {omega_.data(),       omega_next_.data(), contacts_.data(),     wall_xi_.data(),
+                collider_xi_.data(), plate_xi_.data(),   contact_info_.data(), mesh_xi_.data()};
     }
 
     // After the pass: the rotations it wrote become the current ones. A copy on the stream,
@@ -68,6 +69,7 @@ class DeviceFrictionState {
     DeviceBuffer<Float4> collider_xi_;         // by id, m
     DeviceBuffer<Float4> plate_xi_;            // by id, m
     DeviceBuffer<uint32_t> contact_info_;      // by id (FrictionBuffers::contact_info)
+    DeviceBuffer<Float4> mesh_xi_;             // by id, kMeshSlots each (mesh_friction.h)
     std::size_t count_ = 0;
 };
 

@@ -37,4 +37,12 @@ void DeviceGeometry::upload(std::shared_ptr<const SceneGeometry> geometry, const
     view_.grid = grid;
 }
 
+void DeviceGeometry::set_bodies(std::shared_ptr<const SceneGeometry> geometry,
+                                cudaStream_t stream) {
+    // The last copy may still read the old bodies' host memory.
+    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    scene_ = std::move(geometry);
+    bodies_.upload(std::span<const GeoBody>(scene_->bodies), stream);
+}
+
 }  // namespace plab::sim::cuda

@@ -20,6 +20,10 @@ class DeviceGeometry {
     // device has the memory, then uploads; throws plab::Error before changing anything.
     void upload(std::shared_ptr<const SceneGeometry> geometry, const GridSpec& grid, float reach,
                 cudaStream_t stream);
+    // New surface motions for the uploaded bodies (`geometry`: the same triangles, checked by
+    // the caller): only the bodies' entries are copied, into the same buffer, so a captured
+    // step graph reads them at its next replay.
+    void set_bodies(std::shared_ptr<const SceneGeometry> geometry, cudaStream_t stream);
     // The bodies a capture hands on (null: none).
     const std::shared_ptr<const SceneGeometry>& scene() const { return scene_; }
     // Inactive when the scene has no bodies.

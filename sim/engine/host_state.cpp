@@ -77,10 +77,26 @@ std::string geometry_unsupported(const SceneGeometry* geometry, const Params& pa
     if (params.model == Model::Sph)
         return "the scene's geometry bodies work with DEM only so far (SPH walls come from the "
                "domain box)";
-    if (runs_frictional_law(params))
-        return "the scene's geometry bodies work with the classic contact law only so far "
-               "(set contact=classic)";
     return {};
+}
+
+void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next) {
+    PLAB_REQUIRE(running && !running->empty(), "the scene has no bodies to move");
+    PLAB_REQUIRE(next.triangles.size() == running->triangles.size() &&
+                     next.bodies.size() == running->bodies.size(),
+                 "new body motions must keep the running bodies and their triangles");
+    for (std::size_t t = 0; t < next.triangles.size(); ++t) {
+        const GeoTriangle &a = next.triangles[t], &b = running->triangles[t];
+        PLAB_REQUIRE(a.a.x == b.a.x && a.a.y == b.a.y && a.a.z == b.a.z && a.b.x == b.b.x &&
+                         a.b.y == b.b.y && a.b.z == b.b.z && a.c.x == b.c.x && a.c.y == b.c.y &&
+                         a.c.z == b.c.z && a.body == b.body,
+                     "new body motions must keep the triangles where they are");
+    }
+    for (const GeoBody& b : next.bodies)
+        PLAB_REQUIRE(
+            std::isfinite(b.velocity.x + b.velocity.y + b.velocity.z + b.omega.x + b.omega.y +
+                          b.omega.z + b.spin_center.x + b.spin_center.y + b.spin_center.z),
+            "a body's motion is not finite");
 }
 
 float geometry_reach(const Params& params) { return 0.5f * interaction_range(params); }

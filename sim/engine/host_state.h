@@ -22,6 +22,9 @@ void check_captured_state(const InitialState& initial);
 // "" when it can: so far the bodies meet the classic DEM law only. Backends return it from
 // Simulator::unsupported and check it in reset before they change anything.
 std::string geometry_unsupported(const SceneGeometry* geometry, const Params& params);
+// Throws plab::Error unless `next` has the running bodies' triangles (the same count, every
+// corner where it was) and as many bodies, each with a finite motion: set_body_motions' check.
+void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next);
 
 // The reach the bodies' triangles are binned for (triangle_bins.h): the largest bead radius.
 float geometry_reach(const Params& params);

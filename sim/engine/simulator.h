@@ -136,6 +136,11 @@ class Simulator {
 
     // Replaces the state. `params.radius` fixes the grid until the next reset.
     virtual void reset(const InitialState& initial, const Params& params) = 0;
+    // The scene's bodies take new surface motions (a drum's spin edited live): `geometry` is
+    // the running one with only its bodies' GeoBody entries changed (the same triangles, so
+    // their bins stand). The next step uses it and captures carry it. Throws plab::Error, with
+    // nothing changed, when it does not match the running bodies.
+    virtual void set_body_motions(std::shared_ptr<const SceneGeometry> geometry) = 0;
     // Advances params.substeps steps. Throws plab::Error on invalid parameters, leaving the
     // state unchanged. May return before the device finishes.
     virtual void step(const Params& params) = 0;

@@ -39,7 +39,8 @@
 //            of 16 B: f32×3 stretch in m, u32 partner id or 0xffffffff when free), rolling
 //            (12 × f32×4: each slot's rolling torque, N·m), wall_xi (f32×4 × 3: stretch and
 //            rolling torque, wall_memory), collider_xi, plate_xi (f32×4, m), contact_info
-//            (u32). A known array must hold exactly n particles' entries; an unknown one is
+//            (u32), mesh_xi (4 × f32×4: the geometry bodies' contacts, mesh_friction.h). A
+//            known array must hold exactly n particles' entries; an unknown one is
 //            skipped with a note, a missing one is restored as its default (zero, free
 //            slots); omega is required.
 //   u64      FNV-1a 64 of every byte before it

@@ -151,7 +151,12 @@ BodyMotion motion(const Json& v, const Where& where) {
     if (v.contains("spin_axis"))
         m.spin_axis = nonzero_direction(v["spin_axis"], where.at("spin_axis"));
     if (v.contains("spin_center")) m.spin_center = vec3(v["spin_center"], where.at("spin_center"));
-    if (v.contains("spin_rpm")) m.spin_rpm = real(v["spin_rpm"], where.at("spin_rpm"));
+    if (v.contains("spin_rpm")) {
+        m.spin_rpm = real(v["spin_rpm"], where.at("spin_rpm"));
+        if (std::fabs(m.spin_rpm) > kMaxSpinRpm)
+            where.at("spin_rpm")
+                .fail(format_numbers("%g is beyond ±%g rev/min", m.spin_rpm, kMaxSpinRpm));
+    }
     if (v.contains("velocity")) m.velocity = vec3(v["velocity"], where.at("velocity"));
     return m;
 }

@@ -269,6 +269,22 @@ PLAB_HD inline ContactResult braked_body_contact(const ContactBody& a, Vec3 n, f
     return r;
 }
 
+// A body of infinite mass whose surface may move (a scene's geometry body: a drum turning, a
+// belt running) touching particle a, as for fixed_body_law but with the body's surface velocity
+// at the contact `surface_vel` (m/s) and its angular velocity `body_omega` (rad/s): friction
+// drags the particle along with the surface, and the constant rolling torque (rolling_brake)
+// brakes the particle's rotation relative to the body's, so a bead carried round a drum's wall
+// without rolling on it feels none. Its lever and inertia as for braked_body_contact.
+PLAB_HD inline ContactResult moving_body_contact(const ContactBody& a, Vec3 n, float delta,
+                                                 Vec3 surface_vel, Vec3 body_omega, Vec3& xi,
+                                                 const FrictionLaw& law) {
+    const Vec3 v_c = surface_vel - a.vel - cross(a.radius * a.omega, n);
+    ContactResult r = contact_law(n, delta, v_c, a.radius, xi, law);
+    r.rolling = rolling_brake(a.omega - body_omega, a.radius, law.rolling_inertia, r.normal, law);
+    r.torque += r.rolling;
+    return r;
+}
+
 // Angular velocity after one step of torque (semi-implicit Euler, like the linear kick).
 PLAB_HD inline Vec3 spin_kick(Vec3 omega, Vec3 torque, float mass, float radius, float dt) {
     return omega + torque * (dt / sphere_inertia(mass, radius));

@@ -15,6 +15,8 @@
 //                        pair): the stretch and the rolling spring's torque (wall_memory)
 //   collider_xi          the stretch against the collider
 //   plate_xi             the stretch against the silo's floor plate (sim/geometry/orifice_plate.h)
+//   mesh_xi              kMeshSlots Float4 each: the contacts with the scene's geometry bodies
+//                        (sim/physics/mesh_friction.h)
 // A contact without a free slot is still computed, with no memory (its stretch starts from
 // zero each step), and counted in `overflow` so runs can say it happened.
 #include <cstdint>
@@ -29,6 +31,7 @@
 #include "sim/physics/dem_friction.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/friction_stats.h"
+#include "sim/physics/mesh_friction.h"
 
 namespace plab::sim {
 
@@ -114,6 +117,7 @@ struct FrictionBuffers {
     Float4* plate_xi = nullptr;         // by id, m
     // Per id: what the last step's contacts were (contact_word, sim/physics/friction_stats.h).
     uint32_t* contact_info = nullptr;
+    Float4* mesh_xi = nullptr;  // by id, kMeshSlots each: mesh_friction.h
 };
 
 // What the step needs from the parameters.
@@ -375,6 +379,12 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     } else if (before & kTouchPlate) {
         f.plate_xi[a.id] = Float4{};
     }
+
+    // The scene's geometry bodies: each contact with its own remembered stretch.
+    if (frictional_mesh_contacts(a, b.geometry,
+                                 f.mesh_xi + static_cast<std::size_t>(a.id) * kMeshSlots,
+                                 (before & kTouchMesh) != 0, fixed_law, sums.overflow, add))
+        sums.touched |= kTouchMesh;
     return sums;
 }
 

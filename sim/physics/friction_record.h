@@ -24,6 +24,7 @@ struct FrictionRecord {
     std::vector<Float4> collider_xi;     // n, m
     std::vector<Float4> plate_xi;        // n, m
     std::vector<uint32_t> contact_info;  // n, the last step's contacts (FrictionBuffers)
+    std::vector<Float4> mesh_xi;         // n × kMeshSlots, the geometry bodies' contacts
 
     bool empty() const { return omega.empty(); }
 };
@@ -68,6 +69,7 @@ void for_each_friction_array(Record& r, F&& f) {
     f("collider_xi", r.collider_xi, std::size_t{1});
     f("plate_xi", r.plate_xi, std::size_t{1});
     f("contact_info", r.contact_info, std::size_t{1});
+    f("mesh_xi", r.mesh_xi, std::size_t(kMeshSlots));
 }
 
 // Why `r` cannot be the state of `count` particles ("" when it can): it must be empty, or hold
@@ -115,6 +117,9 @@ inline std::vector<uint32_t> implied_contact_info(const FrictionRecord& r, std::
                 if (held(r.wall_xi[i * 3 + axis])) touched |= kTouchWallX << axis;
         if (r.collider_xi.size() == count && held(r.collider_xi[i])) touched |= kTouchCollider;
         if (r.plate_xi.size() == count && held(r.plate_xi[i])) touched |= kTouchPlate;
+        if (r.mesh_xi.size() == count * kMeshSlots)
+            for (int k = 0; k < kMeshSlots; ++k)
+                if (held(r.mesh_xi[i * kMeshSlots + k])) touched |= kTouchMesh;
         const uint32_t bodies = static_cast<uint32_t>(std::popcount(touched));
         info[i] = contact_word(slots + bodies, 0, touched, false);
     }

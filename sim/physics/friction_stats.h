@@ -22,12 +22,13 @@ struct FrictionStats {
 // contact_info, one word per particle id, written by the frictional pass:
 //   bits 0-7    contacts in the last step (particles, walls, collider; saturates at 255)
 //   bits 8-15   of those, the ones that slid (saturates at 255)
-//   bits 16-23  which bodies of infinite mass it touched (kTouch*): the next step reads their
+//   bits 16-23  which bodies of infinite mass it touched (kTouch*; kTouchMesh: any of the
+//               scene's geometry bodies): the next step reads their
 //               remembered stretch only if they were touched, and clears it when they no
 //               longer are (a particle far from every wall moves no wall memory)
 //   bit 31      a contact found no free memory slot (it ran without memory that step)
 inline constexpr uint32_t kTouchWallX = 1u << 16, kTouchWallY = 1u << 17, kTouchWallZ = 1u << 18,
-                          kTouchCollider = 1u << 19, kTouchPlate = 1u << 20,
+                          kTouchCollider = 1u << 19, kTouchPlate = 1u << 20, kTouchMesh = 1u << 21,
                           kSlotlessBit = 1u << 31;
 
 PLAB_HD inline uint32_t contact_word(uint32_t contacts, uint32_t sliding, uint32_t touched,

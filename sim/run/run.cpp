@@ -1,9 +1,13 @@
 #include "sim/run/run.h"
 
+#include <cmath>
+#include <numbers>
 #include <utility>
 
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
+#include "sim/core/input_limits.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/model/sim_time.h"
 #include "sim/run/make_simulator.h"
 
@@ -94,6 +98,42 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
     steps_ = 0;
     ++generation_;
     check();
+}
+
+std::optional<float> Run::body_spin(std::size_t body) const {
+    if (!geometry_ || !scene_file_ || scene_file_->bodies.size() != geometry_->bodies.size() ||
+        body >= scene_file_->bodies.size())
+        return std::nullopt;
+    const Body& b = scene_file_->bodies[body];
+    if (b.shape != BodyShape::Cylinder && b.shape != BodyShape::Plane) return std::nullopt;
+    // From the running body (a checkpoint may hold a spin edited after the file was read).
+    const Vec3 omega = geometry_->bodies[body].omega;
+    const Vec3 axis = b.motion.spin_axis * (1.f / std::sqrt(length_squared(b.motion.spin_axis)));
+    return dot(omega, axis) * 60.f / (2.f * std::numbers::pi_v<float>);
+}
+
+void Run::set_body_spin(std::size_t body, float rpm) {
+    PLAB_REQUIRE(geometry_ && body < geometry_->bodies.size(),
+                 "the scene has no body " + std::to_string(body));
+    const std::string& name = geometry_->body_names[body];
+    PLAB_REQUIRE(body_spin(body).has_value(),
+                 name + ": only a cylinder or a plane of the scene file can spin");
+    PLAB_REQUIRE(std::isfinite(rpm) && std::fabs(rpm) <= kMaxSpinRpm,
+                 name + format_numbers(": spin %g rev/min is not a number in [-%g, %g]", rpm,
+                                       kMaxSpinRpm, kMaxSpinRpm));
+    Body edited = scene_file_->bodies[body];
+    edited.motion.spin_rpm = rpm;
+    try {
+        check_body(edited, body_surface(edited, domain_), domain_);
+    } catch (const Error& e) {
+        throw Error(name + ": " + e.what());
+    }
+    auto next = std::make_shared<SceneGeometry>(*geometry_);
+    next->bodies[body].omega = edited.motion.omega();
+    next->bodies[body].spin_center = edited.motion.spin_center;
+    simulator_->set_body_motions(next);  // throws before changing anything
+    geometry_ = std::move(next);
+    scene_file_->bodies[body] = std::move(edited);
 }
 
 void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source) {

@@ -98,6 +98,16 @@ class Run {
     // effect at the next one. Returns true when it needs one and its value changed.
     bool assign(const std::string& name, const std::string& value_text);
 
+    // Live edit of the spin of body `body` of the scene's geometry, rev/min about its spin
+    // axis (a drum turning faster, backwards, or stopping): checked as a scene file's motion is
+    // (only a cylinder about its own axis and a plane about its normal keep their shape in
+    // place), then used by the next step; restarts keep it. Needs the body as the scene file
+    // gave it (its axis). Throws plab::Error naming the body, changing nothing.
+    void set_body_spin(std::size_t body, float rpm);
+    // The spin of body `body`, rev/min, when it can be edited live: a cylinder or a plane of
+    // the scene file in use; empty otherwise.
+    std::optional<float> body_spin(std::size_t body) const;
+
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).
     void restart(const Params& params, std::size_t count = 0);

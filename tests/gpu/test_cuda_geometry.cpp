@@ -1,8 +1,9 @@
 // Scene geometry on the CUDA backend: the bead slides down the tilted mesh as on the CPU and
-// as the classic law predicts, a pile poured onto the mesh follows the CPU's, and a capture
-// keeps the bodies.
+// as the classic law predicts, slides or rolls as the frictional law predicts, a pile poured
+// onto the mesh follows the CPU's with either law, and a capture keeps the bodies.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "sim/run/make_simulator.h"
@@ -64,6 +65,43 @@ TEST_F(CudaGeometry, APileOnTheMeshFollowsTheCpu) {
         touching += s.overlap(xyz(q)) > 0.f;
     }
     EXPECT_GE(touching, 50) << "the lowest layer rests on the mesh";
+}
+
+TEST_F(CudaGeometry, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {
+    const double g = 9.81, th = 20.0 * M_PI / 180.0;
+    auto gpu = make_simulator(Backend::Cuda);
+    const double slides = testing::frictional_slope_acceleration(*gpu, 0.05f, 20.f);
+    EXPECT_NEAR(slides, g * (std::sin(th) - 0.05 * std::cos(th)), 0.02 * g * std::sin(th));
+    const double rolls = testing::frictional_slope_acceleration(*gpu, 0.4f, 20.f);
+    EXPECT_NEAR(rolls, 5.0 / 7.0 * g * std::sin(th), 0.02 * g * std::sin(th));
+    EXPECT_EQ(gpu->friction_stats().slotless, 0u);
+}
+
+// The layered pile with the frictional law: contact memory with the mesh and between beads.
+TEST_F(CudaGeometry, AFrictionalPileOnTheMeshFollowsTheCpu) {
+    const Slope s;
+    Params p = s.params;
+    p.contact = int(ContactLaw::Frictional);
+    p.friction = 0.5f;
+    p.wall_friction = 0.3f;
+    p.rolling_friction = 0.05f;
+    p.tangential_stiffness = 2.f / 7.f;
+    const InitialState init = layered(s);
+    auto cpu = make_simulator(Backend::Cpu);
+    auto gpu = make_simulator(Backend::Cuda);
+    cpu->reset(init, p);
+    gpu->reset(init, p);
+    for (int k = 0; k < 20; ++k) {
+        cpu->step(p);
+        gpu->step(p);
+    }
+    const Snapshot a = cpu->download(), b = gpu->download();
+    EXPECT_LT(test::max_position_distance(a, b), 1e-3 * s.params.radius);
+    EXPECT_LT(test::max_velocity_distance(a, b), 1e-3 * s.steady_speed());
+    const FrictionStats fa = cpu->friction_stats(), fb = gpu->friction_stats();
+    EXPECT_EQ(fa.contacts, fb.contacts);
+    EXPECT_GT(fb.contacts, 100u);
+    for (const Float4& q : b.pos) EXPECT_GT(dot(xyz(q), s.normal), 0.f);
 }
 
 TEST_F(CudaGeometry, ACaptureKeepsTheBodies) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <optional>
 
 #include "sim/engine/simulator.h"
 #include "sim/flat_grid.h"
@@ -21,9 +22,10 @@ struct Slope {
     float theta_deg = 30.f;
     Domain domain{{-0.3f, -0.3f, -0.3f}, {0.3f, 0.3f, 0.3f}};
     Params params;
-    Vec3 normal, downhill;  // unit vectors of the tilted plane (it passes through the origin)
+    float start_uphill = 0.15f;  // m, where the bead starts, uphill of the plane's centre
+    Vec3 normal, downhill;       // unit vectors of the tilted plane (it passes through the origin)
 
-    Slope() {
+    explicit Slope(float theta = 30.f) : theta_deg(theta) {
         params = preset_params(Preset::Classic);
         params.radius = 0.01f;
         params.mass = 0.001f;
@@ -51,22 +53,24 @@ struct Slope {
         return params.mass * gravity() * std::sin(theta()) / (params.damping + params.shear);
     }
 
-    // The mesh: a 40 × 40 welded grid 0.5 m wide, rotated θ about z.
-    Body body() const {
+    // The mesh: a 40 × 40 welded grid 0.5 m wide, rotated θ about z, with the surface friction
+    // `friction` (the frictional law's μ_s against it; none: the run's wall_friction).
+    Body body(std::optional<float> friction = {}) const {
         Body b;
+        b.friction = friction;
         b.shape = BodyShape::Mesh;
         b.mesh = flat_grid(40, 0.25f);
         b.rotate_deg = {0.f, 0.f, theta_deg};
         return b;
     }
 
-    // One bead resting on the plane (no overlap yet) on the mesh's edge line z = 0, 0.15 m
-    // uphill of the centre.
-    InitialState initial() const {
-        const Vec3 on_plane = -0.15f * downhill;
+    // One bead resting on the plane (no overlap yet) on the mesh's edge line z = 0,
+    // start_uphill of the centre.
+    InitialState initial(std::optional<float> friction = {}) const {
+        const Vec3 on_plane = -start_uphill * downhill;
         InitialState s =
             state_from_positions({on_plane + params.radius * normal}, domain, params.radius);
-        s.geometry = std::make_shared<const SceneGeometry>(place_bodies({body()}, domain));
+        s.geometry = std::make_shared<const SceneGeometry>(place_bodies({body(friction)}, domain));
         return s;
     }
 
@@ -100,6 +104,27 @@ inline Slide slide(Simulator& sim, const Slope& s) {
         out.max_sideways = std::fmax(out.max_sideways, std::fabs(vel.z));
     }
     return out;
+}
+
+// The frictional law on the same mesh tilted `theta_deg`: one glass bead (the preset's, 1 cm,
+// no rolling resistance) released at rest, the mesh's friction `mu`. Returns the bead's
+// downhill acceleration over 0.2 s, m/s²: g (sin θ − μ cos θ) while it slides, (5/7) g sin θ
+// once μ ≥ (2/7) tan θ and it rolls without slipping.
+inline double frictional_slope_acceleration(Simulator& sim, float mu, float theta_deg) {
+    Slope s(theta_deg);
+    s.params = preset_params(Preset::GlassBeads);
+    s.params.rolling_friction = 0.f;
+    s.params.gravity_x = s.params.gravity_z = 0.f;
+    s.params.gravity_y = -9.81f;
+    s.params.substeps = 1;
+    s.params.collider_radius = 0.f;
+    // A domain just round its 5 cm path (the mesh reaches past it): few cells to sort.
+    s.domain = {{-0.08f, -0.08f, -0.08f}, {0.08f, 0.08f, 0.08f}};
+    s.start_uphill = 0.03f;
+    sim.reset(s.initial(mu), s.params);
+    const int steps = static_cast<int>(std::lround(0.2 / s.params.dt));
+    for (int i = 0; i < steps; ++i) sim.step(s.params);
+    return dot(xyz(sim.download().vel[0]), s.downhill) / (steps * double(s.params.dt));
 }
 
 }  // namespace plab::sim::testing

@@ -137,21 +137,33 @@ TEST(GeometryRuns, ACheckpointWithBrokenBodiesIsRefusedWithTheReason) {
               std::string::npos);
 }
 
-TEST(GeometryRuns, TheLawsThatCannotMeetGeometryYetRefuseItWithTheReason) {
+TEST(GeometryRuns, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {
+    // 20°: a sphere rolls without slipping when μ ≥ (2/7) tan θ = 0.104, at (5/7) g sin θ;
+    // below that it slides at g (sin θ − μ cos θ). The mesh's own friction decides, not the
+    // beads' (0.9 in the preset would always roll).
+    const double g = 9.81, th = 20.0 * M_PI / 180.0;
+    auto sim = make_simulator(Backend::Cpu);
+    const double slides = testing::frictional_slope_acceleration(*sim, 0.05f, 20.f);
+    EXPECT_NEAR(slides, g * (std::sin(th) - 0.05 * std::cos(th)), 0.02 * g * std::sin(th));
+    const double rolls = testing::frictional_slope_acceleration(*sim, 0.4f, 20.f);
+    EXPECT_NEAR(rolls, 5.0 / 7.0 * g * std::sin(th), 0.02 * g * std::sin(th));
+    // The contact kept one memory slot as it crossed the mesh's triangles.
+    const FrictionStats st = sim->friction_stats();
+    EXPECT_EQ(st.slotless, 0u);
+    EXPECT_EQ(st.contacts, 1u);
+}
+
+TEST(GeometryRuns, SphRefusesGeometryWithTheReason) {
     const Slope s;
     auto sim = make_simulator(Backend::Cpu);
-    Params frictional = s.params;
-    frictional.contact = int(ContactLaw::Frictional);
-    EXPECT_EQ(sim->unsupported(frictional), "") << "no bodies before a reset";
-    EXPECT_NE(error_of([&] { sim->reset(s.initial(), frictional); }).find("classic contact law"),
-              std::string::npos);
     Params sph = s.params;
     sph.model = Model::Sph;
+    EXPECT_EQ(sim->unsupported(sph), "") << "no bodies before a reset";
     EXPECT_NE(error_of([&] { sim->reset(s.initial(), sph); }).find("DEM only"), std::string::npos);
     sim->reset(s.initial(), s.params);
     EXPECT_EQ(sim->unsupported(s.params), "");
-    EXPECT_NE(sim->unsupported(frictional).find("contact=classic"), std::string::npos);
-    EXPECT_THROW(sim->step(frictional), Error);
+    EXPECT_NE(sim->unsupported(sph).find("DEM only"), std::string::npos);
+    EXPECT_THROW(sim->step(sph), Error);
     // The refused step left the run as it was.
     sim->step(s.params);
     EXPECT_EQ(sim->stats(s.params).non_finite, 0u);
