@@ -212,6 +212,30 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
             pyb::arg("name"), pyb::arg("value"),
             "Sets a parameter, checked as `--set name=value`; one that needs a reset takes "
             "effect at reset(), the others at the next step.")
+        .def_property_readonly(
+            "bodies", [](S& s) { return unlocked(s, [&] { return s.body_names(); }); },
+            "The scene's geometry bodies by name, e.g. 'geometry[0] (cylinder)'.")
+        .def(
+            "body_spin",
+            [](S& s, const pyb::object& body) {
+                const auto i = static_cast<std::size_t>(whole_number(body, "body", 0, 1 << 20));
+                return unlocked(s, [&] { return s.body_spin(i); });
+            },
+            pyb::arg("body"),
+            "Body `body`'s spin, rev/min, or None when it cannot spin (only a cylinder or a "
+            "plane of the scene file can).")
+        .def(
+            "set_body_spin",
+            [](S& s, const pyb::object& body, const pyb::object& rpm) {
+                const auto i = static_cast<std::size_t>(whole_number(body, "body", 0, 1 << 20));
+                const double r =
+                    real_number(rpm, "rpm", -sim::kMaxSpinRpm, sim::kMaxSpinRpm, "rev/min");
+                unlocked(s, [&] { s.set_body_spin(i, static_cast<float>(r)); });
+            },
+            pyb::arg("body"), pyb::arg("rpm"),
+            "Spins body `body` at `rpm` rev/min about its spin axis from the next step on "
+            "(a drum turning faster, backwards or stopping); checked as the scene file's motion "
+            "is.")
         .def(
             "reset", [](S& s) { unlocked(s, [&] { s.reset(); }); },
             "Starts the scene again (with the parameters set so far); after load(), goes back "

@@ -94,6 +94,14 @@ class Simulation {
     // error nothing changes.
     void load(const std::filesystem::path& path);
 
+    // The scene's bodies (Run::geometry, Run::body_spin, Run::set_body_spin).
+    std::vector<std::string> body_names() const {
+        const auto& g = run_->geometry();
+        return g ? g->body_names : std::vector<std::string>{};
+    }
+    std::optional<float> body_spin(std::size_t body) const { return run_->body_spin(body); }
+    void set_body_spin(std::size_t body, float rpm) { run_->set_body_spin(body, rpm); }
+
     sim::Simulator& simulator() { return run_->simulator(); }
     // Counts the starts (construction, reset, load): device memory may move at each, so a
     // device view made before one is stale.

@@ -2,6 +2,7 @@
 // the variants it runs with, its pass and the readback of its state. The CPU twin is
 // CpuSimulator::frictional_pass with sim/cpu/friction_state.h.
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "sim/cuda/cuda_simulator_impl.cuh"
@@ -86,15 +87,24 @@ void CudaSimulator::Impl::enqueue_frictional(const Params& p) {
             lists.geometry.rebuild_dist2, ctl);
         check_launch();
     };
-    if (!list.active()) {
-        launch(frictional_kernel<FrictionalSource::Grid>, nullptr);
-    } else if (lists.stray_limit_now == 0) {
-        launch(frictional_kernel<FrictionalSource::Lists>, nullptr);
-    } else {
-        // Which of the two runs is the device's decision (ListControl::strays).
-        launch(frictional_kernel<FrictionalSource::Lists>, lists.control.data());
-        launch(frictional_kernel<FrictionalSource::ListsWithStrays>, lists.control.data());
-    }
+    // With or without the bodies' code (frictional_particle_sums' kBodies).
+    auto run = [&](auto bodies) {
+        constexpr bool kBodies = decltype(bodies)::value;
+        if (!list.active()) {
+            launch(frictional_kernel<FrictionalSource::Grid, kBodies>, nullptr);
+        } else if (lists.stray_limit_now == 0) {
+            launch(frictional_kernel<FrictionalSource::Lists, kBodies>, nullptr);
+        } else {
+            // Which of the two runs is the device's decision (ListControl::strays).
+            launch(frictional_kernel<FrictionalSource::Lists, kBodies>, lists.control.data());
+            launch(frictional_kernel<FrictionalSource::ListsWithStrays, kBodies>,
+                   lists.control.data());
+        }
+    };
+    if (geometry.view().active())
+        run(std::true_type{});
+    else
+        run(std::false_type{});
     friction.copy_rotation(stream.get());
 }
 

@@ -75,7 +75,8 @@ enum class FrictionalSource { Grid, Lists, ListsWithStrays };
 // lists: spill stores 240 B → 152 B with lists, 28 B on the grid; H200, 1M: 0.728 → 0.716 ms
 // with lists, 1.012 → 0.915 ms on the grid). With strays allowed both list kernels are
 // launched every step and the one that does not match the step's stray count returns at once.
-template <FrictionalSource Source>
+// kBodies: the scene has geometry bodies (frictional_particle_sums).
+template <FrictionalSource Source, bool kBodies>
 __global__ void PLAB_FRICTIONAL_REGISTERS frictional_kernel(StepBuffers b, FrictionBuffers f,
                                                             GridSpec g, Params p, Domain d,
                                                             NeighbourList list, StrayList strays,
@@ -102,7 +103,7 @@ __global__ void PLAB_FRICTIONAL_REGISTERS frictional_kernel(StepBuffers b, Frict
             for_each_candidate_with_strays(i, list, b, g, strays.index, stray_count, reach2,
                                            rebuild_dist2, visit);
     };
-    frictional_particle_step(i, b, f, p, d, [&](auto&& visit) {
+    frictional_particle_step<kBodies>(i, b, f, p, d, [&](auto&& visit) {
         for_each_touching(i, b, reach2, all, touching + threadIdx.x, blockDim.x, visit);
     });
 }

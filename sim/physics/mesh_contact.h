@@ -32,7 +32,7 @@ inline constexpr int kMaxMeshTouches = 16;
 // far below any real bend (a point a radius away rising 0.06° out of the plane).
 inline constexpr float kSamePlaneTolerance = 1e-3f;
 
-// Calls touch(nearest, triangle) once for every contact of a bead of radius `radius` at `pos`
+// Calls touch(nearest point, triangle) once for every contact of a bead of radius `radius` at `pos`
 // with the scene's triangles (see the top of this file).
 template <typename Touch>
 PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryView& geo,
@@ -41,19 +41,32 @@ PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryVi
     const uint32_t cell = cell_index(pos, geo.grid);
     const uint32_t begin = geo.bin_start[cell], end = geo.bin_start[cell + 1];
     if (begin == end) return;
-    NearestOnTriangle found[kMaxMeshTouches];
+    Vec3 found[kMaxMeshTouches];  // the nearest points (their features are not needed)
     float dist2[kMaxMeshTouches];
     uint32_t tri[kMaxMeshTouches];
     int n = 0;
     const float r2 = radius * radius;
+    // The loads run ahead of the tests: the next triangle is fetched before this one is
+    // tested, and the index after it before that, so a bead near a finely cut surface (a
+    // hundred triangles in its bin) waits for one load a triangle, not for the index's and
+    // then the triangle's one after the other.
+    uint32_t t = geo.bin_items[begin];
+    uint32_t t_after = begin + 1 < end ? geo.bin_items[begin + 1] : 0u;
+    GeoTriangle next = geo.triangles[t];
     for (uint32_t k = begin; k < end && n < kMaxMeshTouches; ++k) {
-        const uint32_t t = geo.bin_items[k];
-        const NearestOnTriangle q = nearest_on_triangle(pos, geo.triangles[t]);
+        const GeoTriangle here = next;
+        const uint32_t t_here = t;
+        if (k + 1 < end) {
+            t = t_after;
+            next = geo.triangles[t];
+            if (k + 2 < end) t_after = geo.bin_items[k + 2];
+        }
+        const NearestOnTriangle q = nearest_on_triangle(pos, here);
         const float d2 = length_squared(q.point - pos);
         if (d2 >= r2) continue;
-        found[n] = q;
+        found[n] = q.point;
         dist2[n] = d2;
-        tri[n] = t;
+        tri[n] = t_here;
         ++n;
     }
     const float tolerance = kSamePlaneTolerance * radius;
@@ -64,7 +77,7 @@ PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryVi
             // on or behind j's tangent plane: dot(P_i − P_j, c − P_j) ≤ tolerance · |c − P_j|.
             const bool nearer = dist2[j] < dist2[i] || (dist2[j] == dist2[i] && j < i);
             if (!nearer) continue;
-            const float ahead = dot(found[i].point - found[j].point, pos - found[j].point);
+            const float ahead = dot(found[i] - found[j], pos - found[j]);
             hidden = ahead <= tolerance * sqrtf(dist2[j]);
         }
         if (!hidden) touch(found[i], tri[i]);
@@ -76,9 +89,9 @@ PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryVi
 PLAB_HD inline Vec3 mesh_force(Vec3 pos, Vec3 vel, uint32_t id, const GeometryView& geo,
                                const Params& p) {
     Vec3 force{};
-    for_each_mesh_touch(pos, p.radius, geo, [&](const NearestOnTriangle& q, uint32_t t) {
-        const Vec3 wall_vel = surface_velocity(geo.bodies[geo.triangles[t].body], q.point);
-        force += contact_force(pos, vel, id, p.radius, q.point, wall_vel, 0xffffffffu, 0.f, p);
+    for_each_mesh_touch(pos, p.radius, geo, [&](Vec3 point, uint32_t t) {
+        const Vec3 wall_vel = surface_velocity(geo.bodies[geo.triangles[t].body], point);
+        force += contact_force(pos, vel, id, p.radius, point, wall_vel, 0xffffffffu, 0.f, p);
     });
     return force;
 }

@@ -76,8 +76,8 @@ PLAB_HD inline bool frictional_mesh_contacts(const ContactBody& a, const Geometr
     PLAB_UNROLL
     for (int k = 0; k < kMeshSlots; ++k) memory[k] = touched_before ? slots[k] : Float4{};
     uint32_t used = 0;  // bit k: slot k holds a contact of this step
-    for_each_mesh_touch(a.pos, a.radius, geo, [&](const NearestOnTriangle& q, uint32_t t) {
-        const Vec3 to_surface = q.point - a.pos;
+    for_each_mesh_touch(a.pos, a.radius, geo, [&](Vec3 point, uint32_t t) {
+        const Vec3 to_surface = point - a.pos;
         const float dist = sqrtf(length_squared(to_surface));
         const GeoTriangle& tri = geo.triangles[t];
         // A centre on the surface itself has no direction to it: the face's normal, either side.
@@ -101,7 +101,7 @@ PLAB_HD inline bool frictional_mesh_contacts(const ContactBody& a, const Geometr
             if (k == slot) xi = xyz(memory[k]);
         FrictionLaw body_law = law;
         if (body.friction >= 0.f) body_law.mu_s = body.friction;
-        add(moving_body_contact(a, n, a.radius - dist, surface_velocity(body, q.point),
+        add(moving_body_contact(a, n, a.radius - dist, surface_velocity(body, point),
                                 body.omega, xi, body_law));
         // A new contact takes a slot no contact held last step (one not yet visited this step
         // may still be touching).

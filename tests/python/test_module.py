@@ -95,6 +95,23 @@ def test_bench_returns_stage_timings(pl):
     np.testing.assert_array_equal(sim.positions(), before)  # the run itself is untouched
 
 
+def test_a_drum_turns_at_the_spin_it_is_given(pl):
+    """The drum scene's cylinder spins at the file's 6 rev/min; set_body_spin changes it, and
+    refusals name the body."""
+    sim = pl.Simulation(scene="drum", backend="cpu")
+    assert sim.bodies == ["geometry[0] (cylinder)"]
+    assert sim.body_spin(0) == pytest.approx(6.0)
+    sim.set_body_spin(0, -12)
+    assert sim.body_spin(0) == pytest.approx(-12.0)
+    sim.step(2)
+    assert np.isfinite(sim.positions()).all()
+    with pytest.raises(ValueError, match="rpm must be a number"):
+        sim.set_body_spin(0, float("nan"))
+    with pytest.raises(ValueError, match="no body 3"):
+        sim.set_body_spin(3, 1.0)
+    assert sim.body_spin(0) == pytest.approx(-12.0)
+
+
 def test_a_scene_with_bodies_runs_against_them(pl, tmp_path):
     """The chute's slab holds the beads: after they land on it none is below its top face."""
     sim = pl.Simulation(scene="chute", backend="cpu")
