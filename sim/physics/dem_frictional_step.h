@@ -385,8 +385,8 @@ PLAB_HD inline FrictionalSums frictional_particle_sums(uint32_t i, const StepBuf
     // The scene's geometry bodies: each contact with its own remembered stretch.
     if constexpr (kBodies) {
         Float4* slots = f.mesh_xi + static_cast<std::size_t>(a.id) * kMeshSlots;
-        if (frictional_mesh_contacts(a, b.geometry, slots, (before & kTouchMesh) != 0,
-                                     fixed_law, sums.overflow, add))
+        if (frictional_mesh_contacts(a, b.geometry, slots, (before & kTouchMesh) != 0, fixed_law,
+                                     sums.overflow, add))
             sums.touched |= kTouchMesh;
     }
     return sums;

@@ -101,8 +101,8 @@ PLAB_HD inline bool frictional_mesh_contacts(const ContactBody& a, const Geometr
             if (k == slot) xi = xyz(memory[k]);
         FrictionLaw body_law = law;
         if (body.friction >= 0.f) body_law.mu_s = body.friction;
-        add(moving_body_contact(a, n, a.radius - dist, surface_velocity(body, point),
-                                body.omega, xi, body_law));
+        add(moving_body_contact(a, n, a.radius - dist, surface_velocity(body, point), body.omega,
+                                xi, body_law));
         // A new contact takes a slot no contact held last step (one not yet visited this step
         // may still be touching).
         PLAB_UNROLL

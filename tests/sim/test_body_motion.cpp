@@ -1,7 +1,7 @@
 // A body's motion edited while the run goes on (Run::set_body_spin): a small drum of frictional
 // beads carries its bed up the rising side whichever way it turns, the edit reaches the step,
-// captures, restarts and checkpoints (which continue bit for bit), and edits that cannot run are refused with the body's name, the run
-// unchanged.
+// captures, restarts and checkpoints (which continue bit for bit), and edits that cannot run are
+// refused with the body's name, the run unchanged.
 #include <gtest/gtest.h>
 
 #include <cmath>
