@@ -7,6 +7,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -175,8 +176,14 @@ VideoEncoder::VideoEncoder(const std::string& path, const VideoSettings& s)
     av_log_set_level(AV_LOG_ERROR);  // the encoder's statistics are not the app's to print
     m.width = s.width & ~1;
     m.height = s.height & ~1;
-    require_writable(path);  // the folder made, a folder or read-only file in the way refused
-    const std::filesystem::path p(path);
+    require_writable(path);  // the folder made, a folder, pipe or read-only file refused
+    // The movie is renamed onto the file a link names, never over the link; a device (e.g.
+    // /dev/null) is not replaced by a file: the movie is written in a folder, then renamed.
+    const std::filesystem::path p = sim::output_target(path);
+    struct stat st {};
+    PLAB_REQUIRE(::stat(p.c_str(), &st) != 0 || S_ISREG(st.st_mode),
+                 "video '" + path + "': it is not a regular file (a device); give a file name");
+    m.path = p.string();
     m.temporary = (p.parent_path() /
                    ("." + p.filename().string() + "." + std::to_string(::getpid()) + ".video.part"))
                       .string();

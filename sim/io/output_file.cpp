@@ -21,6 +21,31 @@ std::string reason(int error_number) {
 
 }  // namespace
 
+const char* not_an_output_kind(unsigned mode) {
+    if (S_ISFIFO(mode)) return "a named pipe (FIFO)";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISBLK(mode)) return "a block device";
+    return nullptr;
+}
+
+std::filesystem::path output_target(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(path, ec)) return path;
+    std::filesystem::path real = std::filesystem::canonical(path, ec);
+    if (!ec) return real;
+    // A dangling link: the file it names is to be made (the link then names it). A chain of
+    // links is followed one step at a time, a loop is refused.
+    std::filesystem::path at = path;
+    for (int hop = 0; hop < 40; ++hop) {
+        std::filesystem::path next = std::filesystem::read_symlink(at, ec);
+        if (ec) break;
+        at = next.is_absolute() ? next : at.parent_path() / next;
+        if (!std::filesystem::is_symlink(at, ec)) return at;
+    }
+    throw Error("cannot write '" + path.string() + "': its symbolic link cannot be followed" +
+                (ec ? ": " + ec.message() : " (a loop)"));
+}
+
 void make_folder(const std::filesystem::path& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -33,12 +58,8 @@ void make_folder(const std::filesystem::path& dir) {
 
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)), target_(path_) {
     PLAB_REQUIRE(!path_.empty(), "no file name given");
-    std::error_code ec;
-    if (std::filesystem::is_symlink(path_, ec)) {
-        // Replace the file the link names, not the link (a dangling link becomes the file).
-        std::filesystem::path real = std::filesystem::canonical(path_, ec);
-        if (!ec) target_ = std::move(real);
-    }
+    // Replace the file the link names, never the link (a dangling link's file is made).
+    target_ = output_target(path_);
     if (target_.filename().empty())
         throw Error("cannot write '" + path_.string() + "': it names a folder, not a file");
     struct stat st {};
@@ -46,6 +67,11 @@ AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)), tar
     if (exists && S_ISDIR(st.st_mode))
         throw Error("cannot write '" + path_.string() + "': it is a folder");
     if (exists && !S_ISREG(st.st_mode)) {
+        // A pipe would block the write (and the check before a run) until a reader comes, a
+        // socket takes no open, a disk would be overwritten: none is an output file.
+        if (const char* kind = not_an_output_kind(st.st_mode))
+            throw Error("cannot write '" + path_.string() + "': it is " + kind +
+                        ", not a file; give a file name");
         in_place_ = true;
         temporary_ = target_;
         file_ = std::fopen(target_.c_str(), "wb");

@@ -20,8 +20,9 @@ void make_folder(const std::filesystem::path& dir);
 // given (binary mode). write() may be called many times; flush() hands what is buffered to the
 // system, so a file streamed over a long run (a recording) keeps its finished part on disk
 // even if the process is killed. Without commit() the destructor removes the temporary.
-// An existing target that is not a regular file (/dev/null, /dev/full, a pipe) is written in
-// place: renaming over a device is never what was meant. A symbolic link is followed, and the
+// An existing target that is a character device (/dev/null, /dev/full) is written in place:
+// renaming over a device is never what was meant; a named pipe, a socket or a block device is
+// refused (a pipe would block until a reader comes). A symbolic link is followed, and the
 // file it names is replaced, keeping the link.
 class AtomicFile {
   public:
@@ -50,6 +51,13 @@ class AtomicFile {
     std::FILE* file_ = nullptr;
     bool in_place_ = false;
 };
+
+// What an existing file of mode `mode` (st_mode) is when it must not be written as an output
+// ("a named pipe (FIFO)", "a socket", "a block device"), else null.
+const char* not_an_output_kind(unsigned mode);
+// Where writing `path` puts the bytes: the file a symbolic link names (followed to the end; a
+// dangling link's target), else `path`. Writers that rename into place rename onto this.
+std::filesystem::path output_target(const std::filesystem::path& path);
 
 // Throws, naming the path and the reason, unless a file can be written at `path` the way
 // AtomicFile writes it; for runs that write their output later. Creates the folder when it is

@@ -125,6 +125,39 @@ TEST(AtomicFile, KeepsTheFilesPermissionsAndALinkToIt) {
     EXPECT_EQ(st.st_mode & 0777, 0640u);
 }
 
+TEST(AtomicFile, ADanglingLinkGetsItsFileAndStaysALink) {
+    const test::TempDir dir;
+    const fs::path link = dir.path() / "out.csv";
+    fs::create_symlink("made.csv", link);  // relative, to a file not there yet
+    write_whole_file(link, "x");
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(read_text(dir.path() / "made.csv"), "x");
+    // A loop of links is refused, not spun round.
+    const fs::path a = dir.path() / "a.csv", b = dir.path() / "b.csv";
+    fs::create_symlink(b, a);
+    fs::create_symlink(a, b);
+    EXPECT_NE(error_of([&] { write_whole_file(a, "x"); }).find("cannot be followed"),
+              std::string::npos);
+    EXPECT_TRUE(fs::is_symlink(a));
+}
+
+TEST(AtomicFile, APipeIsRefusedAtOnceNotWaitedOn) {
+    const test::TempDir dir;
+    const fs::path pipe = dir.path() / "pipe.csv";
+    ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+    // Opening a pipe for writing blocks until a reader comes: these must return at once.
+    const std::string what = error_of([&] { require_writable(pipe); });
+    EXPECT_NE(what.find("'" + pipe.string() + "': it is a named pipe (FIFO), not a file"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(error_of([&] { write_whole_file(pipe, "x"); }).find("named pipe"),
+              std::string::npos);
+    struct stat st {};
+    ASSERT_EQ(stat(pipe.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the pipe was replaced";
+    EXPECT_TRUE(temporaries(dir.path()).empty());
+}
+
 TEST(RequireWritable, MakesAMissingFolderAndLeavesAnExistingFileAlone) {
     const test::TempDir dir;
     const fs::path nested = dir.path() / "a" / "b" / "out.png";

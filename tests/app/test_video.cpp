@@ -2,6 +2,8 @@
 // asked for when libavformat reads it back; a movie whose run stops early is still a movie;
 // an unwritable path fails before any work. Skipped in a build without libav.
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 #include <signal.h>
 
 extern "C" {
@@ -129,6 +131,33 @@ TEST_F(Video, OddSizesLoseTheirLastRowAndColumn) {
     EXPECT_EQ(f.frames, 3);
     EXPECT_EQ(f.width, 64);
     EXPECT_EQ(f.height, 48);
+}
+
+TEST_F(Video, AMovieGoesWhereALinkPointsAndNeverReplacesAPipeOrDevice) {
+    const test::TempDir dir;
+    const fs::path link = dir / "latest.mp4";
+    fs::create_symlink("take1.mp4", link);
+    {
+        VideoEncoder encoder(link.string(), {64, 48, 30});
+        encoder.push(gradient(64, 48, 0));
+        encoder.finish();
+    }
+    EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced by the movie";
+    EXPECT_EQ(read_movie(dir / "take1.mp4").frames, 1);
+    const fs::path pipe = dir / "pipe.mp4";
+    ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+    EXPECT_THROW(VideoEncoder(pipe.string(), {64, 48, 30}), Error);
+    EXPECT_TRUE(fs::is_fifo(pipe));
+    if (fs::exists("/dev/null")) {
+        try {
+            VideoEncoder encoder("/dev/null", {64, 48, 30});
+            FAIL() << "a device was taken as a movie file";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos)
+                << e.what();
+        }
+        EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    }
 }
 
 TEST_F(Video, RefusesAnUnwritablePathByName) {
