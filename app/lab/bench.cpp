@@ -118,6 +118,14 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
     // Said before any number: timings of a blown-up state are not a result.
     const bool valid = result.invalid.empty();
     const char* mark = valid ? "" : "  [INVALID]";
+    if (!valid && result.stopped_early) {
+        out << "\n  INVALID      the run diverged " << result.invalid
+            << "\n               Stopped there: no step was measured.\n";
+        const sim::SimStats st = simulator->stats(params);
+        out << "  final state   " << st.non_finite << " non-finite particles\n";
+        out << "  DIVERGED      " << sim::divergence_reason(st, params) << "\n";
+        return false;
+    }
     if (!valid)
         out << "\n  INVALID      the run diverged " << result.invalid
             << "\n               The timings below are not a result.\n";

@@ -188,7 +188,10 @@ std::string BenchRun::settle(std::ostream* progress) {
         advance(kSettleCheck, progress, "settle");
         steps += kSettleCheck;
         const sim::SimStats s = run_.simulator().stats(run_.params());
-        if (!sim::divergence_reason(s, run_.params()).empty()) break;  // said as invalid later
+        if (!sim::divergence_reason(s, run_.params()).empty()) {
+            state = "blew up, stopped after";  // said as invalid in the result
+            break;
+        }
         energies.push_back(s.kinetic_energy);
         peak = std::max(peak, s.kinetic_energy);
         const double e = s.kinetic_energy;
@@ -208,6 +211,15 @@ std::string BenchRun::settle(std::ostream* progress) {
     const double share = peak > 0 && !energies.empty() ? 100.0 * energies.back() / peak : 0.0;
     return std::string("the settled pile: ") + state + " " + std::to_string(steps) + " steps" +
            format_numbers(" (t = %.4g s), kinetic energy %.3g%% of its peak", t, share);
+}
+
+// A result that stopped before its measured steps: none measured, the reason kept.
+BenchResult BenchRun::stopped(BenchResult r) {
+    r.steps = 0;
+    r.measured.clear();
+    r.staged.clear();
+    r.stopped_early = true;
+    return r;
 }
 
 BenchResult BenchRun::measure(std::ostream* progress) {
@@ -234,7 +246,13 @@ BenchResult BenchRun::measure(std::ostream* progress) {
                          " measured steps; give a shorter --flow-time or another --window");
         r.steps = static_cast<int>(steps);
     }
-    if (window == BenchWindow::Settled) r.window = settle(progress);
+    if (window == BenchWindow::Settled) {
+        r.window = settle(progress);
+        // A pile that blew up while settling is not stepped further: nothing after it would
+        // be a result, and steps of non-finite particles can take far longer than real ones.
+        r.invalid = invalid_state(run_.simulator(), run_.params(), "while the pile settled");
+        if (!r.invalid.empty()) return stopped(r);
+    }
     advance(config_.warmup, progress, "warm-up");
     if (window == BenchWindow::Start)
         r.window = "the start: " + std::to_string(r.steps) + " steps after " +
@@ -245,6 +263,7 @@ BenchResult BenchRun::measure(std::ostream* progress) {
                    std::to_string(config_.warmup) + " warm-up steps)";
     // A state that blew up before the measurement makes every later step meaningless.
     r.invalid = invalid_state(run_.simulator(), run_.params(), "before the measured steps");
+    if (!r.invalid.empty()) return stopped(r);
     const sim::NeighbourListStats lists_before = run_.simulator().list_stats();
     const auto t0 = Clock::now();
     r.measured = advance(r.steps, progress, "measure");

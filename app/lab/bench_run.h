@@ -54,6 +54,8 @@ struct BenchResult {
     // Why these timings are not a result: the divergence guard's reason (sim/run/divergence.h) on
     // the state after the warm-up, the measured steps or the stage pass; "" when valid.
     std::string invalid;
+    // It diverged before the measured steps, which were then not run (measured is empty).
+    bool stopped_early = false;
     // The neighbour lists over the measured steps (Simulator::list_stats; inactive without).
     sim::NeighbourListStats lists;
 };
@@ -93,6 +95,7 @@ class BenchRun {
 
   private:
     std::string settle(std::ostream* progress);
+    static BenchResult stopped(BenchResult r);
     // Runs `steps` steps, counting them (and writing --save-every's checkpoints), then waits
     // and returns their device timings.
     std::vector<sim::StageTimings> advance(int steps, std::ostream* progress, const char* label);

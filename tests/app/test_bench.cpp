@@ -111,9 +111,24 @@ TEST(Bench, ADivergedRunIsInvalidSaysSoFirstAndIsNoResult) {
     const std::string s = out.str();
     const auto invalid = s.find("INVALID      the run diverged before the measured steps");
     ASSERT_NE(invalid, std::string::npos) << s;
-    EXPECT_LT(invalid, s.find("stage (")) << "said before any timing";
-    EXPECT_NE(s.find("median step"), std::string::npos);
-    EXPECT_NE(s.find("ms (steady clock)  [INVALID]"), std::string::npos) << s;
+    // Stopped at once: no timing at all, the reason and the verdict for scripts.
+    EXPECT_NE(s.find("Stopped there: no step was measured"), std::string::npos) << s;
+    EXPECT_EQ(s.find("stage ("), std::string::npos) << s;
+    EXPECT_EQ(s.find("median step"), std::string::npos) << s;
+    EXPECT_NE(s.find("DIVERGED"), std::string::npos) << s;
+
+    // The settle window ends at the first check that finds the pile blown up, however long
+    // the window could have run.
+    c.window = "settled";
+    std::ostringstream settling;
+    EXPECT_FALSE(run_bench(c, settling, nullptr));
+    EXPECT_NE(settling.str().find("INVALID      the run diverged while the pile settled"),
+              std::string::npos)
+        << settling.str();
+    EXPECT_NE(settling.str().find("the settled pile: blew up, stopped after 250 steps"),
+              std::string::npos)
+        << settling.str();
+    c.window = "start";
 
     c.assignments.clear();
     std::ostringstream sound;

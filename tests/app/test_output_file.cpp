@@ -150,8 +150,7 @@ TEST(AtomicFile, APipeIsRefusedAtOnceNotWaitedOn) {
     EXPECT_NE(what.find("'" + pipe.string() + "': it is a named pipe (FIFO), not a file"),
               std::string::npos)
         << what;
-    EXPECT_NE(error_of([&] { write_whole_file(pipe, "x"); }).find("named pipe"),
-              std::string::npos);
+    EXPECT_NE(error_of([&] { write_whole_file(pipe, "x"); }).find("named pipe"), std::string::npos);
     struct stat st {};
     ASSERT_EQ(stat(pipe.c_str(), &st), 0);
     EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the pipe was replaced";

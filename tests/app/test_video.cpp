@@ -3,8 +3,8 @@
 // an unwritable path fails before any work. Skipped in a build without libav.
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 extern "C" {
 #include <libavformat/avformat.h>
