@@ -242,5 +242,26 @@ TEST(CliMessages, SceneLevelChecksNameTheFileAndBlameOnlyGivenFlags) {
     EXPECT_TRUE(says(by_flag, "preset water: --flow-time 2 s is 20000000 steps")) << by_flag.output;
 }
 
+// A checkpoint continued with --load gets the start-up checks a preset gets: a dt past the
+// contact limit and a parameter of the other model set over it are both warned of.
+TEST(CliMessages, LoadGivesTheStartUpWarningsAPresetGives) {
+    const test::TempDir dir;
+    const std::string plab = (dir.path() / "fast.plab").string();
+    const Finished saved = run_app(
+        dir, {"bench", "--backend", "cpu", "--preset", "granular", "--particles", "200", "--steps",
+              "1", "--warmup", "0", "--window", "start", "--set", "dt=0.0004", "--save", plab});
+    ASSERT_EQ(saved.code, 0) << saved.output;
+    EXPECT_TRUE(says(saved, "WARNING      dt = 0.0004 s is above the DEM contact limit"))
+        << saved.output;
+    const Finished loaded =
+        run_app(dir, {"bench", "--backend", "cpu", "--load", plab, "--steps", "1", "--warmup", "0",
+                      "--window", "start", "--set", "sound_speed=80"});
+    EXPECT_EQ(loaded.code, 0) << loaded.output;
+    EXPECT_TRUE(says(loaded, "WARNING      dt = 0.0004 s is above the DEM contact limit"))
+        << loaded.output;
+    EXPECT_TRUE(says(loaded, "parameter sound_speed (sound_speed=80) applies to sph only"))
+        << loaded.output;
+}
+
 }  // namespace
 }  // namespace plab::app
