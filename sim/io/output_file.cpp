@@ -19,14 +19,16 @@ std::string reason(int error_number) {
     return error_number != 0 ? std::strerror(error_number) : "unknown error";
 }
 
-}  // namespace
-
-const char* not_an_output_kind(unsigned mode) {
+// What an existing file of mode `mode` is when it must not be written as an output, else
+// null.
+const char* not_an_output_kind(mode_t mode) {
     if (S_ISFIFO(mode)) return "a named pipe (FIFO)";
     if (S_ISSOCK(mode)) return "a socket";
     if (S_ISBLK(mode)) return "a block device";
     return nullptr;
 }
+
+}  // namespace
 
 std::filesystem::path output_target(const std::filesystem::path& path) {
     std::error_code ec;

@@ -52,9 +52,6 @@ class AtomicFile {
     bool in_place_ = false;
 };
 
-// What an existing file of mode `mode` (st_mode) is when it must not be written as an output
-// ("a named pipe (FIFO)", "a socket", "a block device"), else null.
-const char* not_an_output_kind(unsigned mode);
 // Where writing `path` puts the bytes: the file a symbolic link names (followed to the end; a
 // dangling link's target), else `path`. Writers that rename into place rename onto this.
 std::filesystem::path output_target(const std::filesystem::path& path);

@@ -32,8 +32,8 @@ inline constexpr int kMaxMeshTouches = 16;
 // far below any real bend (a point a radius away rising 0.06° out of the plane).
 inline constexpr float kSamePlaneTolerance = 1e-3f;
 
-// Calls touch(nearest point, triangle) once for every contact of a bead of radius `radius` at `pos`
-// with the scene's triangles (see the top of this file).
+// Calls touch(nearest point, triangle) once for every contact of a bead of radius `radius` at
+// `pos` with the scene's triangles (see the top of this file).
 template <typename Touch>
 PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryView& geo,
                                         Touch&& touch) {

@@ -31,18 +31,21 @@ inline constexpr int kMeshSlots = 4;
 // Last step's normal and this step's, at most about 30° apart: the same contact.
 inline constexpr float kSameContactCos = 0.866f;
 
+// The octahedron's lower half folded over its upper (and back: the fold is its own inverse).
+PLAB_HD inline void octahedral_fold(float& u, float& v) {
+    const float fu = (1.f - fabsf(v)) * (u >= 0.f ? 1.f : -1.f);
+    const float fv = (1.f - fabsf(u)) * (v >= 0.f ? 1.f : -1.f);
+    u = fu;
+    v = fv;
+}
+
 // A slot's key: 0 for a free slot, else (body + 1) in the high 16 bits (the scene holds at
 // most kMaxBodies, far below 2^16) and the contact's unit normal `n` in the low 16, folded onto
 // an octahedron and rounded to 8 bits a coordinate.
 PLAB_HD inline uint32_t mesh_key(uint32_t body, Vec3 n) {
     const float l1 = fabsf(n.x) + fabsf(n.y) + fabsf(n.z);
     float u = n.x / l1, v = n.y / l1;
-    if (n.z < 0.f) {
-        const float fu = (1.f - fabsf(v)) * (u >= 0.f ? 1.f : -1.f);
-        const float fv = (1.f - fabsf(u)) * (v >= 0.f ? 1.f : -1.f);
-        u = fu;
-        v = fv;
-    }
+    if (n.z < 0.f) octahedral_fold(u, v);
     const auto code = [](float x) {
         return static_cast<uint32_t>(fminf(fmaxf(rintf((x * 0.5f + 0.5f) * 255.f), 0.f), 255.f));
     };
@@ -53,12 +56,7 @@ PLAB_HD inline Vec3 mesh_key_normal(uint32_t key) {
     const float u = static_cast<float>((key >> 8) & 0xffu) * (2.f / 255.f) - 1.f;
     const float v = static_cast<float>(key & 0xffu) * (2.f / 255.f) - 1.f;
     Vec3 n{u, v, 1.f - fabsf(u) - fabsf(v)};
-    if (n.z < 0.f) {
-        const float x = (1.f - fabsf(v)) * (u >= 0.f ? 1.f : -1.f);
-        const float y = (1.f - fabsf(u)) * (v >= 0.f ? 1.f : -1.f);
-        n.x = x;
-        n.y = y;
-    }
+    if (n.z < 0.f) octahedral_fold(n.x, n.y);
     return n * (1.f / sqrtf(length_squared(n)));
 }
 

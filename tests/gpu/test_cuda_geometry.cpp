@@ -3,7 +3,6 @@
 // onto the mesh follows the CPU's with either law, and a capture keeps the bodies.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <memory>
 
 #include "sim/run/make_simulator.h"
@@ -68,12 +67,15 @@ TEST_F(CudaGeometry, APileOnTheMeshFollowsTheCpu) {
 }
 
 TEST_F(CudaGeometry, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {
-    const double g = 9.81, th = 20.0 * M_PI / 180.0;
+    using testing::SlideOrRoll;
+    const SlideOrRoll want = testing::slide_or_roll();
     auto gpu = make_simulator(Backend::Cuda);
-    const double slides = testing::frictional_slope_acceleration(*gpu, 0.05f, 20.f);
-    EXPECT_NEAR(slides, g * (std::sin(th) - 0.05 * std::cos(th)), 0.02 * g * std::sin(th));
-    const double rolls = testing::frictional_slope_acceleration(*gpu, 0.4f, 20.f);
-    EXPECT_NEAR(rolls, 5.0 / 7.0 * g * std::sin(th), 0.02 * g * std::sin(th));
+    EXPECT_NEAR(
+        testing::frictional_slope_acceleration(*gpu, SlideOrRoll::kSlidingMu, SlideOrRoll::kTheta),
+        want.slides, want.tolerance);
+    EXPECT_NEAR(
+        testing::frictional_slope_acceleration(*gpu, SlideOrRoll::kRollingMu, SlideOrRoll::kTheta),
+        want.rolls, want.tolerance);
     EXPECT_EQ(gpu->friction_stats().slotless, 0u);
 }
 

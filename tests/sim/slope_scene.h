@@ -127,4 +127,17 @@ inline double frictional_slope_acceleration(Simulator& sim, float mu, float thet
     return dot(xyz(sim.download().vel[0]), s.downhill) / (steps * double(s.params.dt));
 }
 
+// What frictional_slope_acceleration must find on the slope at 20°, m/s²: with the mesh's
+// μ 0.05 the bead slides at g (sin θ − μ cos θ); with μ 0.4 (above (2/7) tan θ = 0.104) it rolls
+// without slipping at (5/7) g sin θ; either within 2% of g sin θ.
+struct SlideOrRoll {
+    static constexpr float kTheta = 20.f, kSlidingMu = 0.05f, kRollingMu = 0.4f;
+    double slides, rolls, tolerance;
+};
+inline SlideOrRoll slide_or_roll() {
+    const double g = 9.81, th = SlideOrRoll::kTheta * std::numbers::pi / 180.0;
+    return {g * (std::sin(th) - SlideOrRoll::kSlidingMu * std::cos(th)),
+            5.0 / 7.0 * g * std::sin(th), 0.02 * g * std::sin(th)};
+}
+
 }  // namespace plab::sim::testing

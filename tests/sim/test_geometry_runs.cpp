@@ -138,15 +138,16 @@ TEST(GeometryRuns, ACheckpointWithBrokenBodiesIsRefusedWithTheReason) {
 }
 
 TEST(GeometryRuns, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {
-    // 20°: a sphere rolls without slipping when μ ≥ (2/7) tan θ = 0.104, at (5/7) g sin θ;
-    // below that it slides at g (sin θ − μ cos θ). The mesh's own friction decides, not the
-    // beads' (0.9 in the preset would always roll).
-    const double g = 9.81, th = 20.0 * M_PI / 180.0;
+    // The mesh's own friction decides, not the beads' (0.9 in the preset would always roll).
+    using testing::SlideOrRoll;
+    const SlideOrRoll want = testing::slide_or_roll();
     auto sim = make_simulator(Backend::Cpu);
-    const double slides = testing::frictional_slope_acceleration(*sim, 0.05f, 20.f);
-    EXPECT_NEAR(slides, g * (std::sin(th) - 0.05 * std::cos(th)), 0.02 * g * std::sin(th));
-    const double rolls = testing::frictional_slope_acceleration(*sim, 0.4f, 20.f);
-    EXPECT_NEAR(rolls, 5.0 / 7.0 * g * std::sin(th), 0.02 * g * std::sin(th));
+    EXPECT_NEAR(
+        testing::frictional_slope_acceleration(*sim, SlideOrRoll::kSlidingMu, SlideOrRoll::kTheta),
+        want.slides, want.tolerance);
+    EXPECT_NEAR(
+        testing::frictional_slope_acceleration(*sim, SlideOrRoll::kRollingMu, SlideOrRoll::kTheta),
+        want.rolls, want.tolerance);
     // The contact kept one memory slot as it crossed the mesh's triangles.
     const FrictionStats st = sim->friction_stats();
     EXPECT_EQ(st.slotless, 0u);
