@@ -2,8 +2,7 @@
 # The geometry's cost on one machine: 1M classic beads in a bed with a funnel mesh of 110,592
 # triangles buried in it (beads on both sides of the cone, so every bead near it meets
 # triangles), against the same bed without the funnel. Writes the mesh and the two scene files
-# into FOLDER, then runs each scene ROUNDS times, interleaved, and prints every run's median
-# step and the median of each side (scripts/ab_bench.sh's reading of `bench`).
+# into FOLDER, then runs each scene ROUNDS times, interleaved (scripts/scene_ab.sh).
 # Usage: scripts/funnel_bench.sh BIN FOLDER ROUNDS ['more bench args']
 #   e.g. scripts/funnel_bench.sh build/particle-lab /tmp/funnel 3 '--graph'
 set -uo pipefail
@@ -29,22 +28,5 @@ JSON
 }
 scene bed_in_box ""
 scene bed_with_funnel ', "geometry": [{"type": "mesh", "file": "funnel_110k.stl", "translate": [0, -1.6, 0]}]'
-median() { sort -g | awk 'NF {v[++n]=$1} END {if (n == 0) print "n/a"; else if (n % 2) print v[(n+1)/2]; else print (v[n/2]+v[n/2+1])/2}'; }
-status=0
-box=() funnel=()
-for ((r = 1; r <= rounds; ++r)); do
-    for name in bed_in_box bed_with_funnel; do
-        # shellcheck disable=SC2086
-        out=$("$bin" bench --backend cuda --scene "$folder/$name.json" --steps 400 --warmup 100 $extra 2>&1) ||
-            { echo "  $name round $r failed:"; echo "$out" | tail -3; status=1; continue; }
-        if echo "$out" | grep -q DIVERGED; then echo "  $name round $r DIVERGED: not a result"; status=1; continue; fi
-        [ "$r" = 1 ] && echo "$out" | sed 's/^/    /'
-        ms=$(echo "$out" | awk '/median step/ {print $3}')
-        echo "  $name round $r: $ms ms"
-        if [ $name = bed_in_box ]; then box+=("$ms"); else funnel+=("$ms"); fi
-    done
-done
-mb=$(printf '%s\n' "${box[@]}" | median) mf=$(printf '%s\n' "${funnel[@]}" | median)
-echo "median step: bed in the box $mb ms, with the funnel $mf ms"
-awk -v b="$mb" -v f="$mf" 'BEGIN { if (b > 0 && f > 0) printf "ratio %.3f\n", f / b }'
-exit $status
+"$here/scene_ab.sh" "$bin" "$rounds" "--steps 400 --warmup 100 $extra" \
+    "$folder/bed_in_box.json" "$folder/bed_with_funnel.json"

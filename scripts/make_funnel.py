@@ -30,9 +30,9 @@ def funnel_rings(top_radius, bottom_radius, height, spout, rings):
     return out
 
 
-def write_stl(path, vertices, triangles):
+def write_stl(path, vertices, triangles, header=b"particle-lab funnel"):
     with open(path, "wb") as f:
-        f.write(b"particle-lab funnel".ljust(80, b" "))
+        f.write(header.ljust(80, b" "))
         f.write(struct.pack("<I", len(triangles)))
         for tri in triangles:
             f.write(struct.pack("<3f", 0.0, 0.0, 0.0))  # readers compute the normal

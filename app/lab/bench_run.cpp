@@ -233,13 +233,13 @@ BenchResult BenchRun::measure(std::ostream* progress) {
                                     kMinFlowTime, kMaxFlowTime, config_.flow_time));
         const double steps = std::ceil(config_.flow_time / sim::step_seconds(run_.params().dt));
         // Names the run (its scene file), and --flow-time only where it was given.
-        const std::string window =
+        const std::string flow_window =
             config_.flow_time_given
                 ? format_numbers("--flow-time %g s", config_.flow_time)
                 : format_numbers("the flow window (%g s, the default of --flow-time)",
                                  config_.flow_time);
         PLAB_REQUIRE(steps <= static_cast<double>(sim::kMaxBenchSteps),
-                     run_.label() + ": " + window +
+                     run_.label() + ": " + flow_window +
                          format_numbers(" is %.0f steps of dt = %g s, more than ", steps,
                                         sim::step_seconds(run_.params().dt)) +
                          std::to_string(sim::kMaxBenchSteps) +

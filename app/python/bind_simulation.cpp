@@ -1,10 +1,11 @@
 // particle_lab.Simulation: the bindings of app/python/simulation.h. Every call that works
 // releases the GIL and takes the simulation's lock, so other Python threads run meanwhile and
-// two threads never drive one simulator at once.
+// two threads never drive one simulator at once. The long calls (step, bench) answer Ctrl-C.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <csignal>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "app/lab/bench_config.h"
+#include "app/lab/interrupt.h"
 #include "app/python/bindings.h"
 #include "app/python/convert.h"
 #include "app/python/device_views.h"
@@ -31,6 +33,46 @@ auto unlocked(Simulation& s, F&& f) {
     pyb::gil_scoped_release nogil;
     std::lock_guard<std::mutex> lock(s.mutex());
     return f();
+}
+
+bool on_main_thread() {
+    const pyb::module_ threading = pyb::module_::import("threading");
+    return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
+// unlocked(), stoppable by Ctrl-C or SIGTERM. While the call runs without the GIL, Python
+// cannot run its own SIGINT handler, so on the main thread the lab's handler (interrupt.h)
+// stands in for it and the step loops stop between steps when it fires (the steps run so far
+// stay). Then KeyboardInterrupt is raised, or, for SIGTERM, the signal is raised again under
+// Python's own handler. Other threads get no signals in Python: they run as unlocked().
+template <class F>
+auto interruptible(Simulation& s, F&& f) {
+    if (!on_main_thread()) return unlocked(s, std::forward<F>(f));
+    using Result = decltype(f());
+    std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;
+    int signal = 0;
+    {
+        const InterruptHandler handler;
+        try {
+            if constexpr (std::is_void_v<Result>) {
+                unlocked(s, std::forward<F>(f));
+                result = true;
+            } else {
+                result = unlocked(s, std::forward<F>(f));
+            }
+        } catch (const Interrupted&) {  // a loop that stops by throwing (bench)
+        }
+        if (interrupted()) signal = interrupt_exit_code() - 128;
+    }
+    if (signal == SIGINT) {
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw pyb::error_already_set();
+    }
+    if (signal != 0) {
+        std::raise(signal);
+        if (PyErr_CheckSignals() != 0) throw pyb::error_already_set();
+    }
+    if constexpr (!std::is_void_v<Result>) return std::move(*result);
 }
 
 pyb::array_t<float> float_array(const std::vector<float>& v, std::size_t rows, std::size_t cols) {
@@ -168,9 +210,11 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
             [](S& s, const pyb::object& n) {
                 const std::int64_t steps =
                     whole_number(n, "step: n", 0, std::numeric_limits<std::int64_t>::max());
-                unlocked(s, [&] { s.step(steps); });
+                interruptible(s, [&] { s.step(steps); });
             },
-            pyb::arg("n") = 1, "Advances n steps of dt (the GIL is released meanwhile).")
+            pyb::arg("n") = 1,
+            "Advances n steps of dt (the GIL is released meanwhile). Ctrl-C stops it between "
+            "steps with KeyboardInterrupt; the steps run so far stay.")
         .def_property_readonly("time", &S::time, "Simulated time since the start, s.")
         .def_property_readonly("steps", &S::steps, "Steps run since the start.")
         .def_property_readonly("particles", &S::particle_count)
@@ -307,7 +351,8 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
                 const auto w = static_cast<int>(whole_number(warmup, "warmup", 0, most));
                 const double flow = real_number(flow_time, "flow_time", kMinFlowTime, kMaxFlowTime,
                                                 "s of simulated time");
-                const BenchSummary b = unlocked(s, [&] { return s.bench(n, w, window, flow); });
+                const BenchSummary b =
+                    interruptible(s, [&] { return s.bench(n, w, window, flow); });
                 return bench_dict(b);
             },
             pyb::arg("steps") = 200, pyb::arg("warmup") = 20, pyb::arg("window") = "auto",
@@ -317,7 +362,8 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
 Returns {'median_ms', 'p10_ms', 'p90_ms': {stage: ms} for the stages grid, reorder, forces,
 integrate and step; 'step_ms', 'steps_per_second', 'valid', 'invalid', 'window', 'backend',
 'device', 'particles', 'steps', ...}. window: 'auto' (settled pile for DEM, flow for SPH),
-'start', 'settled' or 'flow'. This simulation's own state is left as it is.)")
+'start', 'settled' or 'flow'. This simulation's own state is left as it is. Ctrl-C stops it
+with KeyboardInterrupt.)")
         .def(
             "save", [](S& s, const std::string& path) { unlocked(s, [&] { s.save(path); }); },
             pyb::arg("path"), "Writes a checkpoint (.plab) of the state, atomically.")

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/lab/bench_run.h"
+#include "app/lab/interrupt.h"
 #include "app/lab/particle_export.h"
 #include "app/lab/percentile.h"
 #include "app/lab/scene_dirs.h"
@@ -53,7 +54,8 @@ Simulation::Simulation(SimulationRequest request, std::vector<fs::path> scene_fo
 
 void Simulation::step(std::int64_t n) {
     PLAB_REQUIRE(n >= 0, "step: the number of steps must be 0 or more, not " + std::to_string(n));
-    for (std::int64_t i = 0; i < n; ++i) run_->step();
+    // A signal (the bindings' interruptible()) ends the loop between steps.
+    for (std::int64_t i = 0; i < n && !interrupted(); ++i) run_->step();
     run_->simulator().synchronize();
     run_->simulator().take_timings();  // not measured here; drained so they do not pile up
 }

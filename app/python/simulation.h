@@ -56,7 +56,8 @@ class Simulation {
     // the scene. Throws plab::Error as `particle-lab bench` would for the same request.
     Simulation(SimulationRequest request, std::vector<std::filesystem::path> scene_folders);
 
-    // Runs `n` steps of dt (one dt each, whatever params.substeps says, as bench does).
+    // Runs `n` steps of dt (one dt each, whatever params.substeps says, as bench does); fewer
+    // when SIGINT or SIGTERM arrives under an InterruptHandler (app/lab/interrupt.h).
     void step(std::int64_t n);
     double time() const { return run_->time(); }
     std::uint64_t steps() const { return run_->steps(); }

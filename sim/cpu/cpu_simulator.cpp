@@ -86,11 +86,13 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     if (const std::string why = geometry_unsupported(initial.geometry.get(), params); !why.empty())
         throw Error(why);
     TriangleBins bins;
-    if (initial.geometry)
+    BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
+    if (initial.geometry && params.model != Model::Sph)
         bins = bin_triangles(initial.geometry->triangles, initial.grid, geometry_reach(params));
     const std::size_t n = initial.pos.size();
     geometry_ = initial.geometry;
     bins_ = std::move(bins);
+    field_ = std::move(field);
     domain_ = initial.domain;
     grid_ = initial.grid;
     reset_params_ = params;
@@ -149,6 +151,7 @@ StepBuffers CpuSimulator::views() {
         b.geometry.bin_items = bins_.items.data();
         b.geometry.triangle_count = static_cast<uint32_t>(geometry_->triangles.size());
         b.geometry.grid = grid_;
+        b.geometry.field = field_.view(field_.nodes.data(), field_.crease.data());
     }
     if (hi_active_) {
         b.pos_hi = pos_hi_.data();

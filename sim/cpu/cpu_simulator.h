@@ -82,7 +82,8 @@ class CpuSimulator final : public Simulator {
     GridSpec grid_;
     Params reset_params_;  // what the grid was built for (keep_reset_params)
     std::shared_ptr<const SceneGeometry> geometry_;  // the scene's bodies (null: none)
-    TriangleBins bins_;                              // their triangles in grid_'s cells
+    TriangleBins bins_;                              // their triangles in grid_'s cells (DEM)
+    BoundaryField field_;                            // their distance field (SPH)
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;

@@ -150,11 +150,13 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     // A captured double state needs its buffers; checked before anything changes.
     if (hi) m.particles.require_hi_fits(n);
     if (!initial.friction.empty()) m.friction.require_fits(n);
+    BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
     // The model decides which variants apply.
     const ContactLaw law = contact_law_of(params);
     ResolvedOptions variants = m.resolve(m.resolved.requested, params.model, law);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
-    m.geometry.upload(initial.geometry, initial.grid, geometry_reach(params), m.stream.get());
+    m.geometry.upload(initial.geometry, initial.grid, geometry_reach(params), std::move(field),
+                      m.stream.get());
     m.resolved = std::move(variants);
     m.resolved_law = law;
     m.options = m.resolved.effective;

@@ -1,13 +1,15 @@
 #pragma once
 // The CUDA backend's copy of the scene's bodies: their triangles and surface motions and the
-// triangles' bins in the scene's grid (sim/geometry/triangle_bins.h), uploaded at reset and
-// read by the DEM passes through GeometryView. Private to sim/cuda.
+// triangles' bins in the scene's grid (sim/geometry/triangle_bins.h) for DEM, or their distance
+// field (sim/geometry/boundary_field.h) for SPH, uploaded at reset and read by the passes
+// through GeometryView. Private to sim/cuda.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <memory>
 
 #include "sim/cuda/device_buffer.h"
+#include "sim/geometry/boundary_field.h"
 #include "sim/geometry/geometry_view.h"
 #include "sim/geometry/scene_geometry.h"
 #include "sim/geometry/triangle_bins.h"
@@ -16,10 +18,11 @@ namespace plab::sim::cuda {
 
 class DeviceGeometry {
   public:
-    // Bins `geometry` (null: none) in `grid` for beads up to `reach` in radius, checks the
-    // device has the memory, then uploads; throws plab::Error before changing anything.
+    // Bins `geometry` (null: none) in `grid` for beads up to `reach` in radius, or, when
+    // `field` holds nodes (SPH), takes the field instead of bins; checks the device has the
+    // memory, then uploads; throws plab::Error before changing anything.
     void upload(std::shared_ptr<const SceneGeometry> geometry, const GridSpec& grid, float reach,
-                cudaStream_t stream);
+                BoundaryField field, cudaStream_t stream);
     // New surface motions for the uploaded bodies (`geometry`: the same triangles, checked by
     // the caller): only the bodies' entries are copied, into the same buffer, so a captured
     // step graph reads them at its next replay.
@@ -31,10 +34,12 @@ class DeviceGeometry {
 
   private:
     std::shared_ptr<const SceneGeometry> scene_;
-    TriangleBins bins_;  // kept until the upload is done (the copies are asynchronous)
+    TriangleBins bins_;    // kept until the upload is done (the copies are asynchronous)
+    BoundaryField field_;  // likewise
     DeviceBuffer<GeoTriangle> triangles_;
     DeviceBuffer<GeoBody> bodies_;
     DeviceBuffer<uint32_t> bin_start_, bin_items_;
+    DeviceBuffer<Float4> field_nodes_, field_crease_;
     GeometryView view_;
 };
 

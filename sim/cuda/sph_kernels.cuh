@@ -32,7 +32,7 @@ __global__ void sph_density_kernel(StepBuffers b, GridSpec g, Params p, Domain d
         ++found;
     });
     list.count[i] = found <= kSphListSlots ? found : kSphListOverflow;
-    const float density = c.mass * sum + sph_wall_density(pos, p, d, c);
+    const float density = c.mass * sum + sph_wall_density(pos, p, d, c, b.geometry.field);
     b.sorted_vel[i].w = density;
     list.pressure_term[i] = sph_pressure_term(density, c);
 }

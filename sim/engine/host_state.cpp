@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/model/sph_constants.h"
 #include "sim/physics/stats_body.h"
 
 namespace plab::sim {
@@ -75,9 +76,7 @@ SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel,
 
 std::string geometry_unsupported(const SceneGeometry* geometry, const Params& params) {
     if (!geometry || geometry->empty()) return {};
-    if (params.model == Model::Sph)
-        return "the scene's geometry bodies work with DEM only so far (SPH walls come from the "
-               "domain box)";
+    if (params.model == Model::Sph) return sph_sides_unsupported(*geometry);
     return {};
 }
 
@@ -99,5 +98,12 @@ void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next
 }
 
 float geometry_reach(const Params& params) { return 0.5f * interaction_range(params); }
+
+BoundaryField sph_body_field(const SceneGeometry* geometry, const Domain& domain,
+                             const Params& params) {
+    if (!geometry || geometry->empty() || params.model != Model::Sph) return {};
+    const float h = sph_constants(params).h;
+    return boundary_field(*geometry, domain, h, 4.f * h);
+}
 
 }  // namespace plab::sim

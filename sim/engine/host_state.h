@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/engine/simulator.h"
+#include "sim/geometry/boundary_field.h"
 
 namespace plab::sim {
 
@@ -19,8 +20,9 @@ Snapshot to_id_order(std::span<const Float4> pos, std::span<const Float4> vel,
 void check_captured_state(const InitialState& initial);
 
 // Why a step of `params` cannot run with the scene's bodies `geometry` (null or empty: none),
-// "" when it can: so far the bodies meet the classic DEM law only. Backends return it from
-// Simulator::unsupported and check it in reset before they change anything.
+// "" when it can: both DEM laws meet any body; SPH needs to know each body's liquid side
+// (sph_sides_unsupported). Backends return it from Simulator::unsupported and check it in
+// reset before they change anything.
 std::string geometry_unsupported(const SceneGeometry* geometry, const Params& params);
 // Throws plab::Error unless `next` has the running bodies' triangles (the same count, every
 // corner where it was) and as many bodies, each with a finite motion: set_body_motions' check.
@@ -28,6 +30,12 @@ void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next
 
 // The reach the bodies' triangles are binned for (triangle_bins.h): the largest bead radius.
 float geometry_reach(const Params& params);
+
+// The bodies' distance field an SPH run of `params` reads (boundary_field.h; empty for DEM or
+// without bodies): nodes a smoothing length apart, exact to the kernel's reach plus two nodes,
+// so that all eight nodes around a particle within reach of a surface hold true distances.
+BoundaryField sph_body_field(const SceneGeometry* geometry, const Domain& domain,
+                             const Params& params);
 
 // `with_density`: also the density statistics from vel.w (SPH).
 SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,

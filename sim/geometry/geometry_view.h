@@ -33,6 +33,26 @@ PLAB_HD inline Vec3 surface_velocity(const GeoBody& body, Vec3 x) {
     return body.velocity + cross(body.omega, x - body.spin_center);
 }
 
+// The bodies' signed-distance field for SPH (boundary_field.h), as the step reads it: nodes
+// `1 / inv_spacing` apart from `origin`, x fastest; node (n, d) holds d, the distance (m) to the
+// nearest body surface, negative inside a body's material, and n, the unit direction in which
+// d grows (into the liquid). Nodes farther than the field's band from every surface hold
+// d = band, n = 0. `crease[kCreaseSlots node + s]` = (n, o), s = 0, 1, 2: where the node lies
+// in a crease (boundary_field.h), the planes of its faces, each of unit normal n (into the
+// liquid) at distance dot(n, x) − o from x; n = 0 for none (slot 1 empty: in no crease). Read
+// from the node nearest a particle. Null nodes: no field (DEM, or no bodies).
+inline constexpr uint32_t kCreaseSlots = 3;
+
+struct FieldView {
+    const Float4* nodes = nullptr;
+    const Float4* crease = nullptr;
+    Vec3 origin;
+    float inv_spacing = 0.f;
+    uint32_t nx = 0, ny = 0, nz = 0;  // ≥ 2 each when nodes is set
+
+    PLAB_HD bool active() const { return nodes != nullptr; }
+};
+
 struct GeometryView {
     const GeoTriangle* triangles = nullptr;
     const GeoBody* bodies = nullptr;
@@ -42,7 +62,9 @@ struct GeometryView {
     const uint32_t* bin_items = nullptr;
     uint32_t triangle_count = 0;
     GridSpec grid;
+    FieldView field;  // SPH only
 
+    // Whether the DEM passes have triangles to meet.
     PLAB_HD bool active() const { return triangle_count > 0; }
 };
 

@@ -9,6 +9,7 @@
 
 #include "sim/geometry/body.h"
 #include "sim/geometry/geometry_view.h"
+#include "sim/geometry/liquid_side.h"
 #include "sim/model/grid.h"
 
 namespace plab::sim {
@@ -17,11 +18,14 @@ struct SceneGeometry {
     std::vector<GeoTriangle> triangles;
     std::vector<GeoBody> bodies;
     std::vector<std::string> body_names;  // "geometry[0] (mesh funnel.stl)", for messages
+    std::vector<LiquidSide> sides;        // liquid_sides of the triangles, one per body
 
     bool empty() const { return triangles.empty(); }
 };
 
-// Places every body (body_surface, check_body). Throws plab::Error "geometry[i] (<shape>):
+// Places every body (body_surface, check_body), a closed one wound to face the particles
+// (outward, or inward when `inside`) and a plane to face along its normal (liquid_side.h).
+// Throws plab::Error "geometry[i] (<shape>):
 // <reason>" for the first body that cannot run, or when the scene's triangles together pass
 // kMaxMeshTriangles.
 SceneGeometry place_bodies(const std::vector<Body>& bodies, const Domain& domain);

@@ -30,16 +30,10 @@ double mesh_area(const TriangleMesh& mesh) {
     return area;
 }
 
-std::size_t open_edge_count(const TriangleMesh& mesh) {
-    // Every edge as its (smaller, larger) vertex pair, sorted: a closed surface lists each
-    // exactly twice.
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
-    edges.reserve(mesh.triangles.size() * 3);
-    for (const auto& t : mesh.triangles)
-        for (int k = 0; k < 3; ++k) {
-            const uint32_t a = t[k], b = t[(k + 1) % 3];
-            edges.emplace_back(std::min(a, b), std::max(a, b));
-        }
+std::size_t open_edge_count(std::vector<std::pair<uint32_t, uint32_t>> edges) {
+    for (auto& e : edges)
+        if (e.first > e.second) std::swap(e.first, e.second);
+    // Sorted, a closed surface lists each edge exactly twice.
     std::sort(edges.begin(), edges.end());
     std::size_t open = 0;
     for (std::size_t i = 0; i < edges.size();) {
@@ -49,6 +43,14 @@ std::size_t open_edge_count(const TriangleMesh& mesh) {
         i = j;
     }
     return open;
+}
+
+std::size_t open_edge_count(const TriangleMesh& mesh) {
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    edges.reserve(mesh.triangles.size() * 3);
+    for (const auto& t : mesh.triangles)
+        for (int k = 0; k < 3; ++k) edges.emplace_back(t[k], t[(k + 1) % 3]);
+    return open_edge_count(std::move(edges));
 }
 
 }  // namespace plab::sim

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/core/vec.h"
@@ -30,5 +31,7 @@ double mesh_area(const TriangleMesh& mesh);
 
 // Edges not shared by exactly two triangles: 0 for a closed (watertight) surface.
 std::size_t open_edge_count(const TriangleMesh& mesh);
+// The same for edges given as vertex pairs, either way round (each triangle's three).
+std::size_t open_edge_count(std::vector<std::pair<uint32_t, uint32_t>> edges);
 
 }  // namespace plab::sim

@@ -363,6 +363,7 @@ std::shared_ptr<const SceneGeometry> read_geometry(Reader& r) {
             r.fail(what + " belongs to body " + std::to_string(t.body) + " of " +
                    std::to_string(bodies) + " (corrupted)");
     }
+    g->sides = liquid_sides(g->triangles, g->bodies.size());
     return g;
 }
 

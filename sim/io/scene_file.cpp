@@ -13,7 +13,7 @@
 #include "sim/core/input_limits.h"
 #include "sim/geometry/scene_geometry.h"
 #include "sim/io/json_text.h"
-#include "sim/io/stl_file.h"
+#include "sim/io/obj_file.h"
 #include "sim/model/block_lattice.h"
 
 namespace plab::sim {
@@ -187,10 +187,10 @@ Body body(const Json& v, const Where& where, const std::filesystem::path& folder
         need({"file"});
         only({"file"});
         b.file = text(v["file"], where.at("file"));
-        if (b.file.empty()) where.at("file").fail("must name an STL file");
+        if (b.file.empty()) where.at("file").fail("must name a mesh file (.stl or .obj)");
         const std::filesystem::path path = folder / b.file;
         try {
-            b.mesh = load_stl(path);
+            b.mesh = load_mesh(path);
         } catch (const Error& e) {
             where.at("file").fail(e.what());
         }

@@ -17,7 +17,7 @@
 //   }
 //
 // "geometry" (optional) lists bodies the particles meet (sim/geometry/body.h), each one of
-//     {"type": "mesh", "file": "funnel.stl"}            (STL, relative to the scene file)
+//     {"type": "mesh", "file": "funnel.stl"}   (STL or OBJ, relative to the scene file)
 //     {"type": "box", "min": [...], "max": [...]}
 //     {"type": "cylinder", "center": [...], "axis": [...], "radius": R, "length": L}
 //     {"type": "plane", "point": [...], "normal": [...]}

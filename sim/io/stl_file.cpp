@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
 
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
+#include "sim/io/mesh_builder.h"
 #include "sim/io/output_file.h"
 
 namespace plab::sim {
@@ -21,55 +21,6 @@ namespace {
 constexpr std::size_t kHeaderBytes = 80;
 constexpr std::size_t kBinaryTriangleBytes = 50;  // normal, three corners (12 floats), u16
 
-// Corners welded by their exact bits (-0 counted as +0): an STL repeats each shared corner.
-struct Welder {
-    struct Hash {
-        std::size_t operator()(const std::array<uint32_t, 3>& k) const {
-            return (std::size_t{k[0]} * 0x9e3779b97f4a7c15ull) ^ (std::size_t{k[1]} << 21) ^
-                   (std::size_t{k[2]} * 0xbf58476d1ce4e5b9ull);
-        }
-    };
-    std::unordered_map<std::array<uint32_t, 3>, uint32_t, Hash> index;
-    TriangleMesh mesh;
-
-    uint32_t vertex(Vec3 v) {
-        v = {v.x + 0.f, v.y + 0.f, v.z + 0.f};
-        const std::array<uint32_t, 3> key{std::bit_cast<uint32_t>(v.x),
-                                          std::bit_cast<uint32_t>(v.y),
-                                          std::bit_cast<uint32_t>(v.z)};
-        const auto [it, fresh] = index.try_emplace(key, uint32_t(mesh.vertices.size()));
-        if (fresh) mesh.vertices.push_back(v);
-        return it->second;
-    }
-};
-
-// Throws when a corner is not finite or too far out, or the triangle has no area: its sides
-// are parallel to within 1e-10 rad (or a corner repeats).
-void check_triangle(const std::array<Vec3, 3>& c, std::size_t index, std::string_view name) {
-    const std::string where = std::string(name) + ": triangle " + std::to_string(index);
-    for (const Vec3& v : c)
-        for (const float x : {v.x, v.y, v.z}) {
-            PLAB_REQUIRE(std::isfinite(x), where + " has a corner that is not a finite number");
-            PLAB_REQUIRE(std::fabs(x) <= kMaxMeshCoordinate,
-                         where + format_numbers(" has a corner at %g m, beyond the limit of %g m",
-                                                double(x), kMaxMeshCoordinate));
-        }
-    const double ux = double(c[1].x) - c[0].x, uy = double(c[1].y) - c[0].y,
-                 uz = double(c[1].z) - c[0].z;
-    const double vx = double(c[2].x) - c[0].x, vy = double(c[2].y) - c[0].y,
-                 vz = double(c[2].z) - c[0].z;
-    const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    const double cross = std::sqrt(cx * cx + cy * cy + cz * cz);
-    const double longest = std::max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz);
-    PLAB_REQUIRE(cross > 1e-10 * longest && cross > 0,
-                 where + " has no area (a corner repeats, or its corners lie on one line)");
-}
-
-void add_triangle(Welder& w, const std::array<Vec3, 3>& c, std::string_view name) {
-    check_triangle(c, w.mesh.triangles.size(), name);
-    w.mesh.triangles.push_back({w.vertex(c[0]), w.vertex(c[1]), w.vertex(c[2])});
-}
-
 float read_f32(const std::byte* p) {
     float f;
     std::memcpy(&f, p, 4);  // little-endian, as the format and x86-64 are
@@ -77,7 +28,7 @@ float read_f32(const std::byte* p) {
 }
 
 TriangleMesh read_binary(std::span<const std::byte> bytes, uint32_t count, std::string_view name) {
-    Welder w;
+    MeshBuilder w;
     w.mesh.triangles.reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
         const std::byte* t =
@@ -86,7 +37,7 @@ TriangleMesh read_binary(std::span<const std::byte> bytes, uint32_t count, std::
         for (int k = 0; k < 3; ++k)
             c[k] = {read_f32(t + 12 + 12 * k), read_f32(t + 16 + 12 * k),
                     read_f32(t + 20 + 12 * k)};
-        add_triangle(w, c, name);
+        w.add(c, name);
     }
     return std::move(w.mesh);
 }
@@ -128,7 +79,7 @@ TriangleMesh read_ascii(std::string_view text, std::string_view name) {
     };
     expect("solid");
     words.skip_line();  // the solid's name
-    Welder w;
+    MeshBuilder w;
     for (;;) {
         const std::string_view word = words.next();
         if (word == "endsolid") break;
@@ -151,7 +102,7 @@ TriangleMesh read_ascii(std::string_view text, std::string_view name) {
         }
         expect("endloop");
         expect("endfacet");
-        add_triangle(w, c, name);
+        w.add(c, name);
     }
     return std::move(w.mesh);
 }

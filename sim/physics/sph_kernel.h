@@ -19,6 +19,8 @@
 // particle's density exactly (a continuum integral misses the lattice sum by a few per
 // cent, which the stiff equation of state turns into a jet along the wall). A particle that
 // still reaches a wall is put back on it by the hard clamp of the drift.
+//
+// Bodies of the scene's geometry are walls too, with the same tables (sph_body_walls.h).
 #include <cstdint>
 
 #include "sim/core/hd.h"

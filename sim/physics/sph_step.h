@@ -16,6 +16,7 @@
 #include "sim/physics/dem_contact.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/neighbour_list.h"
+#include "sim/physics/sph_body_walls.h"
 #include "sim/physics/sph_kernel.h"
 
 namespace plab::sim {
@@ -31,9 +32,9 @@ PLAB_HD inline float sph_density_sum(Vec3 pos, const StepBuffers& b, const GridS
     return c.mass * sum;
 }
 
-// Density the walls lend a particle near them: mirrored liquid at rest density.
+// Density the walls and bodies lend a particle near them: mirrored liquid at rest density.
 PLAB_HD inline float sph_wall_density(Vec3 pos, const Params& p, const Domain& d,
-                                      const SphConstants& c) {
+                                      const SphConstants& c, const FieldView& field) {
     float share = 0.f;
     for_each_wall(pos, p, d.min, d.max, 2.f * c.h,
                   [&](float dist, Vec3) { share += sph_wall_table(c.wall_density, dist, c); });
@@ -41,13 +42,15 @@ PLAB_HD inline float sph_wall_density(Vec3 pos, const Params& p, const Domain& d
     for_each_wall_overlap(pos, d.min, d.max, 2.f * p.radius, 2.f * c.h, [&](Vec3 r, float sign) {
         overlap += sign * sph_w(length_squared(r), c);
     });
-    return c.rest_density * share + c.mass * overlap;
+    return c.rest_density * share + c.mass * overlap +
+           body_wall_density(body_walls(pos, field, 2.f * c.h), 2.f * p.radius, c);
 }
 
 PLAB_HD inline void sph_density_particle(uint32_t i, const StepBuffers& b, const GridSpec& g,
                                          const Params& p, const Domain& d, const SphConstants& c) {
     const Vec3 pos = xyz(load(b.sorted_pos + i));
-    b.sorted_vel[i].w = sph_density_sum(pos, b, g, c) + sph_wall_density(pos, p, d, c);
+    b.sorted_vel[i].w =
+        sph_density_sum(pos, b, g, c) + sph_wall_density(pos, p, d, c, b.geometry.field);
 }
 
 // What the neighbours do to one particle: the pressure and viscous acceleration (m/s²) and,
@@ -112,14 +115,16 @@ PLAB_HD inline SphPairSums sph_pair_sums(uint32_t i, Vec3 pos, Vec3 vel, float d
 // minus the gradient of the particle's internal energy through the density the wall lends
 // it, so the walls conserve energy. (Counting the mirror's pressure too, 2 p/ρ² as for a
 // real pair, is the usual ghost-particle form; here it made a tank at rest heat up to 2 m/s
-// within 0.3 s without viscosity, because that force has no potential.)
+// within 0.3 s without viscosity, because that force has no potential.) `bodies`: the bodies'
+// faces near the particle (body_walls), pushing the same way.
 PLAB_HD inline Vec3 sph_wall_accel(Vec3 pos, float density, const Params& p, const Domain& d,
-                                   const SphConstants& c) {
+                                   const SphConstants& c, const BodyWalls& bodies) {
     const float k = sph_pressure(density, c) / (density * density) * c.rest_density;
     Vec3 a{};
     if (!(k > 0.f)) return a;
     for_each_wall(pos, p, d.min, d.max, 2.f * c.h,
                   [&](float dist, Vec3 n) { a += n * (k * sph_wall_table(c.wall_push, dist, c)); });
+    a += body_wall_accel(bodies, k, 2.f * p.radius, c);
     const float km = k * c.mass / c.rest_density;
     for_each_wall_overlap(pos, d.min, d.max, 2.f * p.radius, 2.f * c.h, [&](Vec3 r, float sign) {
         a += r * (sign * km * sph_grad_factor(length_squared(r), c));
@@ -144,17 +149,20 @@ PLAB_HD inline void sph_collider_clamp(Vec3& pos, Vec3& vel, const Params& p) {
 }
 
 // Semi-implicit Euler: kick with the summed acceleration and gravity, drift with the new
-// velocity (plus the XSPH blend), walls; written into the state arrays A with the density.
+// velocity (plus the XSPH blend), walls and bodies; written into the state arrays A with the
+// density.
 PLAB_HD inline void sph_finish_into_state(uint32_t i, Vec3 pos, Vec3 vel, uint32_t id,
                                           float density, const SphPairSums& sums,
                                           const StepBuffers& b, const Params& p, const Domain& d,
                                           const SphConstants& c) {
     const Vec3 gravity{p.gravity_x, p.gravity_y, p.gravity_z};
-    const Vec3 accel = sums.accel + sph_wall_accel(pos, density, p, d, c) + gravity;
+    const BodyWalls bodies = body_walls(pos, b.geometry.field, 2.f * c.h);
+    const Vec3 accel = sums.accel + sph_wall_accel(pos, density, p, d, c, bodies) + gravity;
     Vec3 v = vel + accel * p.dt;
     pos += sums.xsph * (c.xsph * p.dt);
     drift_and_walls(pos, v, p, d);
     sph_collider_clamp(pos, v, p);
+    body_wall_clamp(pos, v, bodies, p.radius);
     b.pos[i] = to_float4(pos);
     b.vel[i] = to_float4(v, density);
     b.id[i] = id;
@@ -179,7 +187,7 @@ PLAB_HD inline float sph_density_listed(uint32_t i, Vec3 pos, const NeighbourLis
     for_each_listed(i, l, b, g, [&](uint32_t j) {
         sum += sph_w(length_squared(xyz(load(b.sorted_pos + j)) - pos), c);
     });
-    return c.mass * sum + sph_wall_density(pos, p, d, c);
+    return c.mass * sum + sph_wall_density(pos, p, d, c, b.geometry.field);
 }
 
 PLAB_HD inline void sph_force_particle_listed(uint32_t i, const StepBuffers& b, const GridSpec& g,

@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/engine/initial_state.h"
 #include "sim/model/presets.h"
+#include "sim/model/sph_constants.h"
 #include "sim/physics/sph_kernel.h"
 
 namespace plab::sim {
@@ -45,6 +47,7 @@ SphCase dam_break_case(int columns, int depth) {
     b.spacing = spacing;
     c.scene.blocks.push_back(b);
     c.particles = scene_capacity(c.scene);
+    c.tank = c.scene.domain;
     return c;
 }
 
@@ -66,6 +69,22 @@ SphCase hydrostatic_case(int width, int height) {
     b.spacing = spacing;
     c.scene.blocks.push_back(b);
     c.particles = scene_capacity(c.scene);
+    c.tank = c.scene.domain;
+    return c;
+}
+
+SphCase hydrostatic_mesh_case(int width, int height) {
+    SphCase c = hydrostatic_case(width, height);
+    const float margin = 2.f * sph_constants(c.params).h + 2.f * c.params.radius;
+    const Vec3 grow{margin, margin, margin};
+    Body box;
+    box.shape = BodyShape::Box;
+    box.box_min = c.tank.min;
+    box.box_max = c.tank.max;
+    box.inside = true;
+    c.scene.name = "hydrostatic mesh tank";
+    c.scene.domain = {c.tank.min - grow, c.tank.max + grow};
+    c.geometry = std::make_shared<const SceneGeometry>(place_bodies({box}, c.scene.domain));
     return c;
 }
 
@@ -203,13 +222,15 @@ PressureFit fit_pressure(const DepthProfile& prof, double y_lo, double y_hi, dou
 DepthProfile run_hydrostatic(Simulator& sim, const SphCase& c, double settle, int snapshots,
                              double gap, const StepHook& after_step) {
     PLAB_REQUIRE(snapshots >= 1, "hydrostatic: at least one snapshot");
-    sim.reset(build_initial_state(c.scene, c.params, c.particles), c.params);
+    InitialState initial = build_initial_state(c.scene, c.params, c.particles);
+    initial.geometry = c.geometry;
+    sim.reset(initial, c.params);
     advance(sim, c.params, settle, after_step);
     const double margin = 2.5 * 2.0 * c.params.radius;
     DepthProfile mean;
     for (int k = 0; k < snapshots; ++k) {
         advance(sim, c.params, gap, after_step);
-        const DepthProfile prof = depth_profile(sim.download(), c.params, c.scene.domain, margin);
+        const DepthProfile prof = depth_profile(sim.download(), c.params, c.tank, margin);
         if (k == 0) {
             mean = prof;
             continue;

@@ -9,9 +9,11 @@
 // Hydrostatic tank: a layer of depth H at rest; after settling, p(y) should be ρ₀ g (H − y).
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "sim/engine/simulator.h"
+#include "sim/geometry/scene_geometry.h"
 #include "sim/model/params.h"
 #include "sim/model/scene.h"
 
@@ -31,6 +33,9 @@ struct SphCase {
     Scene scene;
     std::size_t particles = 0;
     double a = 0;  // m: dam-break column width; hydrostatic: water depth H
+    // The box the liquid is held in: the domain, or the mesh tank of hydrostatic_mesh_case.
+    Domain tank;
+    std::shared_ptr<const SceneGeometry> geometry;  // null: none
 };
 
 // A column of `columns` particles wide (2 × columns high, `depth` deep) in a 5a-long tank,
@@ -39,6 +44,9 @@ SphCase dam_break_case(int columns, int depth);
 
 // A tank `width` particles square filled `height` particles deep.
 SphCase hydrostatic_case(int width, int height);
+// The same tank as a box of triangles (`inside`) in a domain larger by the kernel's reach
+// and a spacing on every side, so that only the mesh holds the liquid.
+SphCase hydrostatic_mesh_case(int width, int height);
 
 // Surge front: the largest x reached by liquid in contact with the floor (particles in the
 // lowest two layers), plus half a spacing, measured from the domain's x minimum, in metres.

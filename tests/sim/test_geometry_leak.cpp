@@ -1,8 +1,9 @@
 // Closed containers hold their beads: a rotated box and a sphere of triangles, each filled with
 // beads and shaken by gravity turning through every direction for 100,000 steps, keep every
-// bead inside and finite, with either DEM contact law. The bodies are two-sided surfaces of no
-// thickness, so this is the test that a bead pressed into a face, an edge or a corner is pushed
-// back the way it came.
+// bead inside and finite, with either DEM contact law and with SPH. For DEM the bodies are
+// two-sided surfaces of no thickness, so this is the test that a bead pressed into a face, an
+// edge or a corner is pushed back the way it came; for SPH, that the distance field's walls
+// and hard surface hold a liquid sloshing into every corner.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,13 +14,30 @@
 #include "sim/geometry/scene_geometry.h"
 #include "sim/icosphere.h"
 #include "sim/model/presets.h"
+#include "sim/model/sph_constants.h"
 #include "sim/run/make_simulator.h"
 #include "sim/test_helpers.h"
 
 namespace plab::sim {
 namespace {
 
-Params shaking_params(ContactLaw law) {
+// The three ways particles meet a body.
+enum class Shaken { Classic, Frictional, Sph };
+
+// Water at the lattice's spacing, its sound ten times the speed of a fall across the container.
+Params shaking_liquid() {
+    Params p = preset_params(Preset::Water);
+    p.radius = 0.0125f;  // the 0.025 m lattice of beads_within
+    p.sound_speed = 25.f;
+    p.viscosity = 0.05f;
+    p.dt = sph_max_dt(p, 2.5f);
+    p.substeps = 10;
+    return p;
+}
+
+Params shaking_params(Shaken what) {
+    if (what == Shaken::Sph) return shaking_liquid();
+    const ContactLaw law = what == Shaken::Classic ? ContactLaw::Classic : ContactLaw::Frictional;
     Params p = preset_params(Preset::Classic);
     p.contact = int(law);
     // The frictional law's (unused by the classic one): glass-like grains, stickier walls.
@@ -64,11 +82,12 @@ std::vector<Vec3> beads_within(float half, Inside inside) {
 
 // Runs 100,000 steps and returns the first bead `inside` refuses, or "".
 template <typename Inside>
-std::string shake(ContactLaw law, const Body& container, const std::vector<Vec3>& beads,
+std::string shake(Shaken what, const Body& container, const std::vector<Vec3>& beads,
                   Inside inside) {
-    Params p = shaking_params(law);
+    Params p = shaking_params(what);
     const Domain domain{{-0.3f, -0.3f, -0.3f}, {0.3f, 0.3f, 0.3f}};
     InitialState init = testing::state_from_positions(beads, domain, p.radius);
+    init.grid = make_grid(domain, interaction_range(p));  // the kernel's reach for SPH
     init.geometry = std::make_shared<const SceneGeometry>(place_bodies({container}, domain));
     auto sim = make_simulator(Backend::Cpu);
     sim->reset(init, p);
@@ -87,7 +106,7 @@ std::string shake(ContactLaw law, const Body& container, const std::vector<Vec3>
     return "";
 }
 
-class GeometryLeak : public ::testing::TestWithParam<ContactLaw> {};
+class GeometryLeak : public ::testing::TestWithParam<Shaken> {};
 
 TEST_P(GeometryLeak, ARotatedBoxHoldsItsBeads) {
     Body box;
@@ -126,10 +145,12 @@ TEST_P(GeometryLeak, ASphereOfTrianglesHoldsItsBeads) {
     EXPECT_EQ(shake(GetParam(), sphere, beads, inside), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(BothLaws, GeometryLeak,
-                         ::testing::Values(ContactLaw::Classic, ContactLaw::Frictional),
-                         [](const auto& info) {
-                             return info.param == ContactLaw::Classic ? "Classic" : "Frictional";
+INSTANTIATE_TEST_SUITE_P(BothLawsAndSph, GeometryLeak,
+                         ::testing::Values(Shaken::Classic, Shaken::Frictional, Shaken::Sph),
+                         [](const auto& param_info) {
+                             return param_info.param == Shaken::Classic      ? "Classic"
+                                    : param_info.param == Shaken::Frictional ? "Frictional"
+                                                                             : "Sph";
                          });
 
 }  // namespace

@@ -154,20 +154,17 @@ TEST(GeometryRuns, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {
     EXPECT_EQ(st.contacts, 1u);
 }
 
-TEST(GeometryRuns, SphRefusesGeometryWithTheReason) {
+// The tilted mesh is flat: SPH knows its liquid side (the side it faces) and may run with it;
+// a curved open mesh it refuses (test_sph_bodies.cpp).
+TEST(GeometryRuns, SphAcceptsAFlatMesh) {
     const Slope s;
     auto sim = make_simulator(Backend::Cpu);
     Params sph = s.params;
     sph.model = Model::Sph;
-    EXPECT_EQ(sim->unsupported(sph), "") << "no bodies before a reset";
-    EXPECT_NE(error_of([&] { sim->reset(s.initial(), sph); }).find("DEM only"), std::string::npos);
     sim->reset(s.initial(), s.params);
-    EXPECT_EQ(sim->unsupported(s.params), "");
-    EXPECT_NE(sim->unsupported(sph).find("DEM only"), std::string::npos);
-    EXPECT_THROW(sim->step(sph), Error);
-    // The refused step left the run as it was.
-    sim->step(s.params);
-    EXPECT_EQ(sim->stats(s.params).non_finite, 0u);
+    EXPECT_EQ(sim->unsupported(sph), "");
+    ASSERT_EQ(s.initial().geometry->sides.size(), 1u);
+    EXPECT_EQ(s.initial().geometry->sides[0], LiquidSide::Facing);
 }
 
 // A scene file beside its STL file, as a user keeps them.
@@ -224,6 +221,35 @@ TEST(GeometryRuns, AScenesMeshesLoadBesideItAndStartWithItsBodies) {
     const Slope slope;  // the same tilt
     for (const Float4& q : sim->download().pos)
         EXPECT_GT(dot(xyz(q), slope.normal), 0.f) << "a bead passed through the ramp";
+}
+
+// The same ramp as a Wavefront OBJ file gives the same triangles.
+TEST(GeometryRuns, AnObjMeshLoadsAsTheStlDoes) {
+    SceneOnDisk disk;
+    std::filesystem::create_directory(disk.dir / "meshes");
+    const TriangleMesh ramp = testing::flat_grid(4, 0.2f);
+    write_stl(disk.dir / "meshes" / "ramp.stl", ramp);
+    {
+        std::ofstream obj(disk.dir / "meshes" / "ramp.obj");
+        obj << "# the ramp\no ramp\n";
+        obj.precision(9);
+        for (const Vec3& v : ramp.vertices) obj << "v " << v.x << ' ' << v.y << ' ' << v.z << '\n';
+        for (const auto& t : ramp.triangles)
+            obj << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << '\n';
+    }
+    const SceneFile from_stl = load_scene_file(disk.write(kChute));
+    std::string with_obj = kChute;
+    with_obj.replace(with_obj.find("ramp.stl"), 8, "ramp.obj");
+    const SceneFile from_obj = load_scene_file(disk.write(with_obj));
+    const TriangleMesh& a = from_stl.bodies[0].mesh;
+    const TriangleMesh& b = from_obj.bodies[0].mesh;
+    ASSERT_EQ(a.triangles.size(), b.triangles.size());
+    ASSERT_EQ(a.vertices.size(), b.vertices.size());
+    for (std::size_t i = 0; i < a.vertices.size(); ++i) {
+        EXPECT_EQ(a.vertices[i].x, b.vertices[i].x);
+        EXPECT_EQ(a.vertices[i].z, b.vertices[i].z);
+    }
+    EXPECT_EQ(a.triangles, b.triangles);
 }
 
 TEST(GeometryRuns, ABadBodyIsNamedWithItsFileAndPlace) {

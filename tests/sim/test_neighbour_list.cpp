@@ -64,7 +64,9 @@ TEST(NeighbourList, EntriesLieInGroupsOfFourInsideTheStoredSlots) {
             const std::size_t at = list_entry(i, k, n);
             ASSERT_LT(at, used.size());
             ++used[at];
-            if (k % kListGroup != 0) EXPECT_EQ(at, list_entry(i, k - 1, n) + 1);
+            if (k % kListGroup != 0) {
+                EXPECT_EQ(at, list_entry(i, k - 1, n) + 1);
+            }
         }
     EXPECT_TRUE(std::all_of(used.begin(), used.end(), [](int u) { return u == 1; }));
     // A warp's g-th groups follow one another: particle i + 1's group right after i's.

@@ -14,8 +14,8 @@
 namespace plab::sim {
 namespace {
 
-TEST(SphValidation, HydrostaticPressureFollowsDepth) {
-    const SphCase c = hydrostatic_case(10, 20);
+// Runs the tank and checks its pressure against depth, away from the walls.
+void expect_hydrostatic(const SphCase& c) {
     CpuSimulator sim;
     const DepthProfile prof = run_hydrostatic(sim, c, 0.4, 20, 0.01);
     EXPECT_EQ(sim.stats(c.params).non_finite, 0u);
@@ -52,6 +52,19 @@ TEST(SphValidation, HydrostaticPressureFollowsDepth) {
     std::printf("surface %.4f m (placed %.3f m), worst pressure error %.1f%% over %d depths\n",
                 fit.surface, c.a, 100 * worst, checked);
     EXPECT_GE(checked, 10);
+}
+
+TEST(SphValidation, HydrostaticPressureFollowsDepth) {
+    expect_hydrostatic(hydrostatic_case(10, 20));
+}
+
+// The same tank held by a box of twelve triangles instead of the domain's walls: the bodies'
+// distance field lends the same density and push, so the same criterion holds.
+TEST(SphValidation, HydrostaticPressureFollowsDepthInAMeshTank) {
+    const SphCase c = hydrostatic_mesh_case(10, 20);
+    ASSERT_TRUE(c.geometry);
+    EXPECT_EQ(c.geometry->triangles.size(), 12u);
+    expect_hydrostatic(c);
 }
 
 // The fit finds the surface and slope of an exact hydrostatic profile, ignoring layers
