@@ -30,6 +30,7 @@ targets=(
     "fuzz_recording|tests/fuzz/seeds/fuzz_recording|-max_len=16384"
     "fuzz_checkpoint|tests/fuzz/seeds/fuzz_checkpoint|-max_len=16384"
     "fuzz_stl|tests/fuzz/seeds/fuzz_stl|-max_len=16384"
+    "fuzz_sweep|tests/fuzz/seeds/fuzz_sweep|-max_len=1024"
 )
 
 mkdir -p build-fuzz/artifacts

@@ -175,8 +175,13 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
                "  neighbours    %.1f candidates and %.2f in reach per particle (max %.0f",
                ns.mean_candidates, ns.mean_contacts, ns.max_candidates)
         << format_numbers(" candidates, fullest cell %.0f) on the final state\n", ns.max_per_cell);
-    out << format_numbers("  final state   max speed %.4g m/s, kinetic energy %.4g J, ",
-                          st.max_speed, st.kinetic_energy)
+    // Emitters and sinks change the count while the run goes on.
+    const std::string count = simulator->particle_count() != particles
+                                  ? std::to_string(simulator->particle_count()) + " particles, "
+                                  : std::string();
+    out << "  final state   " << count
+        << format_numbers("max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
+                          st.kinetic_energy)
         << st.non_finite << " non-finite particles\n";
     if (params.model == sim::Model::Sph)
         out << format_numbers("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ",

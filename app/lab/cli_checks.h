@@ -12,6 +12,7 @@
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
+#include "sim/core/shown_text.h"
 
 namespace plab::app {
 
@@ -49,7 +50,7 @@ inline CLI::Validator number_check(double lo, double hi) {
             const char* last = text.data() + text.size();
             const auto [end, ec] = std::from_chars(text.data(), last, v);
             if (text.empty() || ec != std::errc() || end != last || !(v >= lo && v <= hi))
-                return "'" + text + "' is not a number in " + range;
+                return "'" + shown_text(text) + "' is not a number in " + range;
             return {};
         },
         "NUMBER in " + range);

@@ -67,6 +67,9 @@ inline std::string value_text(const pybind11::handle& value, const std::string& 
             return pyb::str(pyb::reinterpret_steal<pyb::object>(index));
         PyErr_Clear();  // e.g. a float that offers __index__ only to refuse it
     }
+    // float() reads bytes as text (float(b'1') is 1.0): they are no number.
+    PLAB_REQUIRE(!PyBytes_Check(v.ptr()) && !PyByteArray_Check(v.ptr()),
+                 name + ": a value of type '" + original_type + "' is not a number");
     if (PyObject* number = PyNumber_Float(v.ptr()))
         return pyb::repr(pyb::reinterpret_steal<pyb::object>(number));
     PyErr_Clear();
@@ -109,7 +112,10 @@ inline double real_number(const pybind11::handle& value, const std::string& what
     const pyb::object v = detail::scalar_of(value, what);
     PLAB_REQUIRE(!detail::is_bool(v), what + " must be a number in " + range + "; " +
                                           detail::shown(v, original_type) + " is a bool");
-    PyObject* number = PyNumber_Float(v.ptr());
+    // float() also reads text ('1.5', b'1'): a str or bytes is no number here.
+    const bool text =
+        PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr()) || PyByteArray_Check(v.ptr());
+    PyObject* number = text ? nullptr : PyNumber_Float(v.ptr());
     if (!number) {
         PyErr_Clear();
         throw Error(what + " must be a number in " + range + ", not a value of type '" +

@@ -85,14 +85,19 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     check_captured_state(initial);
     if (const std::string why = geometry_unsupported(initial.geometry.get(), params); !why.empty())
         throw Error(why);
-    TriangleBins bins;
-    BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
-    if (initial.geometry && params.model != Model::Sph)
-        bins = bin_triangles(initial.geometry->triangles, initial.grid, geometry_reach(params));
+    // The bodies' bins and field, built again only when what they depend on changed.
+    const BodiesBuildKey key = bodies_build_key(initial, params);
+    if (!(key == bodies_key_) || !geometry_) {
+        TriangleBins bins;
+        BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
+        if (initial.geometry && params.model != Model::Sph)
+            bins = bin_triangles(initial.geometry->triangles, initial.grid, geometry_reach(params));
+        bins_ = std::move(bins);
+        field_ = std::move(field);
+        bodies_key_ = key;
+    }
     const std::size_t n = initial.pos.size();
     geometry_ = initial.geometry;
-    bins_ = std::move(bins);
-    field_ = std::move(field);
     domain_ = initial.domain;
     grid_ = initial.grid;
     reset_params_ = params;

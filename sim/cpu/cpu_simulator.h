@@ -84,6 +84,7 @@ class CpuSimulator final : public Simulator {
     std::shared_ptr<const SceneGeometry> geometry_;  // the scene's bodies (null: none)
     TriangleBins bins_;                              // their triangles in grid_'s cells (DEM)
     BoundaryField field_;                            // their distance field (SPH)
+    BodiesBuildKey bodies_key_;                      // what bins_ and field_ were built for
     std::vector<Float4> pos_, vel_, sorted_pos_, sorted_vel_;
     std::vector<uint32_t> id_, sorted_id_, cell_, slot_, cell_count_, cell_start_;
     std::vector<StageTimings> timings_;

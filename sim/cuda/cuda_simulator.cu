@@ -150,13 +150,21 @@ void CudaSimulator::reset(const InitialState& initial, const Params& params) {
     // A captured double state needs its buffers; checked before anything changes.
     if (hi) m.particles.require_hi_fits(n);
     if (!initial.friction.empty()) m.friction.require_fits(n);
-    BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
+    // The bodies' bins and field, built again only when what they depend on changed.
+    const BodiesBuildKey bodies_key = bodies_build_key(initial, params);
+    const bool keep_bodies = bodies_key == m.bodies_key && m.geometry.scene() != nullptr;
+    BoundaryField field = keep_bodies
+                              ? BoundaryField{}
+                              : sph_body_field(initial.geometry.get(), initial.domain, params);
     // The model decides which variants apply.
     const ContactLaw law = contact_law_of(params);
     ResolvedOptions variants = m.resolve(m.resolved.requested, params.model, law);
     m.reserve(n, initial.grid.num_cells(), params.model == Model::Sph, variants.effective);
-    m.geometry.upload(initial.geometry, initial.grid, geometry_reach(params), std::move(field),
-                      m.stream.get());
+    if (!keep_bodies) {
+        m.geometry.upload(initial.geometry, initial.grid, geometry_reach(params), std::move(field),
+                          m.stream.get());
+        m.bodies_key = bodies_key;
+    }
     m.resolved = std::move(variants);
     m.resolved_law = law;
     m.options = m.resolved.effective;
@@ -234,6 +242,11 @@ std::vector<StageTimings> CudaSimulator::take_timings() {
 
 void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool sph_lists) {
     impl_->reserve(particles, grid_cells, sph_lists, impl_->options);
+}
+
+void CudaSimulator::reserve_particles(std::size_t particles) {
+    impl_->reserve(particles, impl_->grid.num_cells(), impl_->reset_params.model == Model::Sph,
+                   impl_->options);
 }
 
 void CudaSimulator::Impl::reserve(std::size_t n, std::size_t grid_cells, bool sph_lists,

@@ -58,6 +58,7 @@ class CudaSimulator final : public Simulator {
     // particle count that would fit) and leaves the running simulation untouched.
     // `sph_lists`: also the SPH neighbour lists and pressure terms (4 × 66 bytes a particle).
     void reserve(std::size_t particles, std::size_t cells, bool sph_lists = false);
+    void reserve_particles(std::size_t particles) override;
 
     // Threads the force kernel gives each particle now (the automatic choice resolved).
     int force_threads_per_particle() const;

@@ -22,6 +22,7 @@
 #include "sim/cuda/persistent_step.h"
 #include "sim/cuda/sph_list.h"
 #include "sim/cuda/stage_event_ring.h"
+#include "sim/engine/host_state.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/list_strays.h"
 #include "sim/physics/neighbour_list.h"
@@ -79,8 +80,9 @@ struct CudaSimulator::Impl {
     void enqueue_export(const RenderStyle& style, Float4* pos_out, Float4* color_out);
 
     Domain domain;
-    GridSpec grid;        // the scene's
-    Params reset_params;  // what the grid was built for (keep_reset_params)
+    BodiesBuildKey bodies_key;  // what `geometry` was built for (host_state.h)
+    GridSpec grid;              // the scene's
+    Params reset_params;        // what the grid was built for (keep_reset_params)
     uint32_t count = 0;
 
     // The captured step, valid while the parameters and buffers it baked in are unchanged.

@@ -97,6 +97,27 @@ void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next
             "a body's motion is not finite");
 }
 
+BodiesBuildKey bodies_build_key(const InitialState& initial, const Params& params) {
+    BodiesBuildKey k;
+    k.geometry = initial.geometry.get();
+    k.domain = initial.domain;
+    k.grid = initial.grid;
+    k.model = params.model;
+    k.reach = geometry_reach(params);
+    k.h = params.smoothing * 2.f * params.radius;
+    return k;
+}
+
+bool operator==(const BodiesBuildKey& a, const BodiesBuildKey& b) {
+    auto same3 = [](Vec3 u, Vec3 v) { return u.x == v.x && u.y == v.y && u.z == v.z; };
+    const GridSpec &g = a.grid, &o = b.grid;
+    return a.geometry == b.geometry && same3(a.domain.min, b.domain.min) &&
+           same3(a.domain.max, b.domain.max) && same3(g.origin, o.origin) &&
+           g.cell_size == o.cell_size && g.dim_x == o.dim_x && g.dim_y == o.dim_y &&
+           g.dim_z == o.dim_z && g.reach == o.reach && a.model == b.model && a.reach == b.reach &&
+           a.h == b.h;
+}
+
 float geometry_reach(const Params& params) { return 0.5f * interaction_range(params); }
 
 BoundaryField sph_body_field(const SceneGeometry* geometry, const Domain& domain,

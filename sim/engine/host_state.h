@@ -37,6 +37,20 @@ float geometry_reach(const Params& params);
 BoundaryField sph_body_field(const SceneGeometry* geometry, const Domain& domain,
                              const Params& params);
 
+// What a reset builds from the scene's bodies (the DEM bins in the grid, the SPH distance
+// field) depends on: the bodies (the shared object), the domain and grid, the model, the bead
+// reach and the smoothing length. A reset whose key equals the last one's keeps what that one
+// built (the emitters' resets, rewinds), instead of building it again.
+struct BodiesBuildKey {
+    const SceneGeometry* geometry = nullptr;
+    Domain domain;
+    GridSpec grid;
+    Model model = Model::Dem;
+    float reach = 0.f, h = 0.f;
+};
+BodiesBuildKey bodies_build_key(const InitialState& initial, const Params& params);
+bool operator==(const BodiesBuildKey& a, const BodiesBuildKey& b);
+
 // `with_density`: also the density statistics from vel.w (SPH).
 SimStats compute_stats(std::span<const Float4> pos, std::span<const Float4> vel, float mass,
                        bool with_density);

@@ -145,6 +145,11 @@ class Simulator {
     // state unchanged. May return before the device finishes.
     virtual void step(const Params& params) = 0;
     virtual void synchronize() = 0;
+    // Sets aside room for `particles` particles on the scene's grid (a run whose emitters may
+    // grow it that far), so that later resets up to that count allocate nothing. Throws
+    // plab::Error, changing nothing, when the device lacks the memory. The CPU's vectors grow
+    // as needed.
+    virtual void reserve_particles(std::size_t /*particles*/) {}
 
     // Timings of the steps completed since the last call, oldest first. Never waits for the
     // device; call synchronize() first to collect every step.

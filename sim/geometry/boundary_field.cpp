@@ -153,7 +153,8 @@ void crease_planes(const std::vector<GeoTriangle>& tris, const Lattice& L, float
                         const Vec3 u = off * (1.f / std::sqrt(d2));
                         if (slot > 0 && std::fabs(dot(u, unit_face_normal(t))) < kOnFace) continue;
                         bool apart = true;
-                        for (uint32_t s = 0; s < slot; ++s) apart &= dot(u, xyz(planes[s])) <= kCos45;
+                        for (uint32_t s = 0; s < slot; ++s)
+                            apart &= dot(u, xyz(planes[s])) <= kCos45;
                         if (!apart) continue;
                         b = d2;
                         planes[slot] = to_float4(u, dot(u, q));
@@ -201,10 +202,10 @@ void mark_inside(const std::vector<GeoTriangle>& tris, uint32_t body, const Latt
             std::swap(xb, xc);
         }
         int64_t j0, j1, k0, k1;
-        L.range(std::min({t.a.y, t.b.y, t.c.y}), std::max({t.a.y, t.b.y, t.c.y}), L.origin.y,
-                L.ny, j0, j1);
-        L.range(std::min({t.a.z, t.b.z, t.c.z}), std::max({t.a.z, t.b.z, t.c.z}), L.origin.z,
-                L.nz, k0, k1);
+        L.range(std::min({t.a.y, t.b.y, t.c.y}), std::max({t.a.y, t.b.y, t.c.y}), L.origin.y, L.ny,
+                j0, j1);
+        L.range(std::min({t.a.z, t.b.z, t.c.z}), std::max({t.a.z, t.b.z, t.c.z}), L.origin.z, L.nz,
+                k0, k1);
         for (int64_t k = k0; k <= k1; ++k)
             for (int64_t j = j0; j <= j1; ++j) {
                 const Vec3 x = L.node(0, uint32_t(j), uint32_t(k));
@@ -275,10 +276,10 @@ FieldLattice field_lattice(const Domain& domain, float spacing) {
 }
 
 std::string sph_sides_unsupported(const SceneGeometry& geometry) {
-    const std::vector<LiquidSide> sides = geometry.sides.size() == geometry.bodies.size()
-                                              ? geometry.sides
-                                              : liquid_sides(geometry.triangles,
-                                                             geometry.bodies.size());
+    const std::vector<LiquidSide> sides =
+        geometry.sides.size() == geometry.bodies.size()
+            ? geometry.sides
+            : liquid_sides(geometry.triangles, geometry.bodies.size());
     for (std::size_t b = 0; b < sides.size(); ++b)
         if (sides[b] == LiquidSide::None)
             return (b < geometry.body_names.size() ? geometry.body_names[b]

@@ -58,8 +58,7 @@ double enclosed_volume(const std::vector<GeoTriangle>& triangles, uint32_t body)
     // small triangles would lose them in a float sum).
     double six_v = 0;
     for (const GeoTriangle& t : triangles)
-        if (t.body == body)
-            six_v += dot_d(to_double(t.a), cross_d(to_double(t.b), to_double(t.c)));
+        if (t.body == body) six_v += dot_d(to_double(t.a), cross_d(to_double(t.b), to_double(t.c)));
     return six_v / 6.0;
 }
 
@@ -77,7 +76,8 @@ std::vector<LiquidSide> liquid_sides(const std::vector<GeoTriangle>& triangles,
     for (uint32_t b = 0; b < bodies; ++b) {
         if (edges[b].empty()) continue;
         if (open_edge_count(std::move(edges[b])) == 0)
-            sides[b] = enclosed_volume(triangles, b) >= 0 ? LiquidSide::Outside : LiquidSide::Inside;
+            sides[b] =
+                enclosed_volume(triangles, b) >= 0 ? LiquidSide::Outside : LiquidSide::Inside;
         else if (flat(triangles, b))
             sides[b] = LiquidSide::Facing;
     }

@@ -25,8 +25,7 @@ enum class LiquidSide : uint8_t {
 };
 
 // One entry per body (triangles name their body; `bodies` bodies in all).
-std::vector<LiquidSide> liquid_sides(const std::vector<GeoTriangle>& triangles,
-                                     std::size_t bodies);
+std::vector<LiquidSide> liquid_sides(const std::vector<GeoTriangle>& triangles, std::size_t bodies);
 
 // m³, the volume a closed body's triangles enclose: positive when they are wound to face out.
 double enclosed_volume(const std::vector<GeoTriangle>& triangles, uint32_t body);

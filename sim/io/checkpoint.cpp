@@ -469,6 +469,13 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
     if (!known_preset)
         r.fail("preset '" + preset + "' is not one this build has (" +
                enum_choices(preset_names()) + ")");
+    // A run keeps its preset's model from start to end (a scene file's model must match its
+    // preset's), so a file that pairs them otherwise was not saved by a run.
+    if (const Model runs = preset_params(*known_preset).model; runs != *known_model)
+        r.fail("model '" + model + "' does not match preset '" + preset + "', which runs " +
+               std::string(model_name(runs)) +
+               ": a run keeps its preset's model, so no run saved this state (the file was "
+               "edited, or damaged behind an intact checksum); it cannot continue");
     c.params = read_params(r, *known_model, *known_preset, c.notes);
     c.run.options = read_variants(r, c.notes);
     c.state.domain = read_domain(r);

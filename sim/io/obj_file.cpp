@@ -17,8 +17,8 @@ namespace plab::sim {
 namespace {
 
 // Statements that carry nothing the contact needs.
-constexpr std::array<std::string_view, 12> kIgnored = {
-    "vt", "vn", "vp", "o", "g", "s", "usemtl", "mtllib", "l", "p", "mg", "lod"};
+constexpr std::array<std::string_view, 12> kIgnored = {"vt",     "vn",     "vp", "o", "g",  "s",
+                                                       "usemtl", "mtllib", "l",  "p", "mg", "lod"};
 // Free-form geometry, which would need evaluating into triangles.
 constexpr std::array<std::string_view, 11> kFreeForm = {
     "cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim", "hole", "con"};
@@ -95,8 +95,8 @@ TriangleMesh read_obj(std::span<const std::byte> bytes, std::string_view name) {
                     const auto [stop, ec] =
                         std::from_chars(index.data(), index.data() + index.size(), value);
                     const bool number = ec == std::errc() && stop == index.data() + index.size();
-                    if ((part == 0 && (index.empty() || !number)) ||
-                        (!index.empty() && !number) || (part == 2 && slash != std::string_view::npos))
+                    if ((part == 0 && (index.empty() || !number)) || (!index.empty() && !number) ||
+                        (part == 2 && slash != std::string_view::npos))
                         fail("expected a vertex index (v, v/t, v//n or v/t/n), found '" +
                              std::string(w[k].substr(0, 40)) + "'");
                     if (part == 0) i = value;

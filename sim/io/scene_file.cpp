@@ -11,6 +11,7 @@
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
+#include "sim/engine/emission.h"
 #include "sim/geometry/scene_geometry.h"
 #include "sim/io/json_text.h"
 #include "sim/io/obj_file.h"
@@ -241,6 +242,163 @@ Body body(const Json& v, const Where& where, const std::filesystem::path& folder
     return b;
 }
 
+// One entry of "emitters". Its face must lie in the domain and hold at least one particle.
+Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params& params) {
+    require_only_keys(
+        v, where, {"shape", "center", "normal", "size", "speed", "rate", "flow", "start", "stop"});
+    for (const char* key : {"center", "normal", "size", "speed"})
+        if (!v.contains(key)) where.fail(std::string("missing '") + key + "'");
+    Emitter e;
+    if (v.contains("shape")) {
+        const std::string shape = text(v["shape"], where.at("shape"));
+        if (shape == "disc") {
+            e.shape = EmitterShape::Disc;
+        } else if (shape == "rect") {
+            e.shape = EmitterShape::Rect;
+        } else {
+            where.at("shape").fail("'" + shape + "' is not an emitter shape (disc or rect)");
+        }
+    }
+    e.center = vec3(v["center"], where.at("center"));
+    if (!(e.center.x >= d.min.x && e.center.x <= d.max.x && e.center.y >= d.min.y &&
+          e.center.y <= d.max.y && e.center.z >= d.min.z && e.center.z <= d.max.z))
+        where.at("center").fail("lies outside the domain");
+    const Vec3 n = nonzero_direction(v["normal"], where.at("normal"));
+    e.normal = n * (1.f / std::sqrt(length_squared(n)));
+    const Where ws = where.at("size");
+    if (e.shape == EmitterShape::Disc) {
+        e.size.x = positive(v["size"], ws);  // the diameter
+    } else {
+        const Json& s = v["size"];
+        if (!s.is_array() || s.size() != 2) ws.fail("a rect's size is [width, height] (m)");
+        e.size.x = positive(s[0], ws.index(0));
+        e.size.y = positive(s[1], ws.index(1));
+    }
+    e.speed = positive(v["speed"], where.at("speed"));
+    if (e.speed > 1000.f) where.at("speed").fail("must be at most 1000 m/s");
+    if (v.contains("rate") && v.contains("flow")) where.fail("give 'rate' or 'flow', not both");
+    if (v.contains("rate")) {
+        e.rate = number(v["rate"], where.at("rate"));
+        if (!(e.rate > 0 && e.rate <= 1e12))
+            where.at("rate").fail("must be in (0, 1e12] particles/s");
+    }
+    if (v.contains("flow")) {
+        e.flow = number(v["flow"], where.at("flow"));
+        if (!(e.flow > 0 && e.flow <= 1e6)) where.at("flow").fail("must be in (0, 1e6] m^3/s");
+    }
+    if (v.contains("start")) {
+        e.start = number(v["start"], where.at("start"));
+        if (!(e.start >= 0 && e.start <= 1e9)) where.at("start").fail("must be in [0, 1e9] s");
+    }
+    if (v.contains("stop")) {
+        e.stop = number(v["stop"], where.at("stop"));
+        if (!(e.stop > e.start && e.stop <= 1e9))
+            where.at("stop").fail("must be after 'start' and at most 1e9 s");
+    }
+    const float spacing = emission_spacing(params);
+    // Counted before the face is laid out: its points are rows of the lattice.
+    constexpr double kMaxFaceAxis = 4096;
+    if (std::max(e.size.x, e.size.y) / double(spacing) > kMaxFaceAxis)
+        ws.fail(
+            format_numbers("puts more than %.0f of the particles' spacing (%g m) across the "
+                           "face",
+                           kMaxFaceAxis, double(spacing)));
+    const std::size_t points = emitter_face(e, spacing).size();
+    if (points == 0 || (e.shape == EmitterShape::Disc ? e.size.x : std::min(e.size.x, e.size.y)) <
+                           0.999f * spacing)
+        ws.fail(
+            format_numbers("is narrower than the particles' spacing (%g m): the face holds "
+                           "no whole row",
+                           spacing));
+    // More a second than a face each spacing travelled would lay particles on the last ones.
+    const double carried =
+        emitter_rate(Emitter{e.shape, e.center, e.normal, e.size, e.speed}, spacing, points);
+    const double asked = emitter_rate(e, spacing, points);
+    if (asked > carried * (1 + 1e-9))
+        where.fail(
+            format_numbers("%.6g particles/s is more than its face carries away: %.0f "
+                           "points moving at %g m/s, a spacing (%g m) apart, make %.6g "
+                           "a second; raise 'speed' or 'size'",
+                           asked, double(points), double(e.speed), double(spacing), carried));
+    for (const Vec3& p : emitter_face(e, spacing))
+        if (!(p.x >= d.min.x && p.x <= d.max.x && p.y >= d.min.y && p.y <= d.max.y &&
+              p.z >= d.min.z && p.z <= d.max.z))
+            ws.fail(format_numbers("the face reaches outside the domain (a point at [%g, %g, %g])",
+                                   p.x, p.y, p.z));
+    return e;
+}
+
+Sink sink(const Json& v, const Where& where, const Domain& d) {
+    require_only_keys(v, where, {"min", "max"});
+    if (!v.contains("min") || !v.contains("max")) where.fail("needs both 'min' and 'max'");
+    Sink s{vec3(v["min"], where.at("min")), vec3(v["max"], where.at("max"))};
+    if (!(s.min.x < s.max.x && s.min.y < s.max.y && s.min.z < s.max.z))
+        where.fail("'min' must be below 'max' on every axis");
+    if (s.max.x < d.min.x || s.min.x > d.max.x || s.max.y < d.min.y || s.min.y > d.max.y ||
+        s.max.z < d.min.z || s.min.z > d.max.z)
+        where.fail("lies wholly outside the domain: no particle can reach it");
+    return s;
+}
+
+// "emitters", "sinks" and "max_particles", checked against the particles the scene starts
+// with: emitters need a capacity, and without a sink what they lay over their windows must
+// fit in it.
+Sources sources(const Json& root, const Where& top, const SceneFile& f) {
+    Sources out;
+    const Domain& d = f.scene.domain;
+    if (root.contains("emitters")) {
+        const Json& list = root["emitters"];
+        const Where w = top.at("emitters");
+        if (!list.is_array()) w.fail("expected an array of emitters");
+        if (list.size() > kMaxBodies)
+            w.fail(std::to_string(list.size()) + " emitters; at most " +
+                   std::to_string(kMaxBodies));
+        for (std::size_t i = 0; i < list.size(); ++i)
+            out.emitters.push_back(emitter(list[i], w.index(i), d, f.params));
+    }
+    if (root.contains("sinks")) {
+        const Json& list = root["sinks"];
+        const Where w = top.at("sinks");
+        if (!list.is_array()) w.fail("expected an array of sinks");
+        if (list.size() > kMaxBodies)
+            w.fail(std::to_string(list.size()) + " sinks; at most " + std::to_string(kMaxBodies));
+        for (std::size_t i = 0; i < list.size(); ++i)
+            out.sinks.push_back(sink(list[i], w.index(i), d));
+    }
+    if (root.contains("max_particles")) {
+        const Json& n = root["max_particles"];
+        const Where w = top.at("max_particles");
+        if (!n.is_number_integer() || (!n.is_number_unsigned() && n.get<long long>() < 1))
+            w.fail("expected a whole number of particles, 1 or more");
+        const auto count = n.get<unsigned long long>();
+        if (count > kMaxParticles)
+            w.fail(std::to_string(count) + " is more than the limit of " +
+                   std::to_string(kMaxParticles) + " particles");
+        if (count < f.particles)
+            w.fail(std::to_string(count) + " is fewer than the " + std::to_string(f.particles) +
+                   " particles the scene starts with");
+        out.max_particles = static_cast<std::size_t>(count);
+    } else if (!out.emitters.empty()) {
+        top.fail("emitters need 'max_particles': the most particles the run may hold");
+    }
+    if (!out.emitters.empty() && out.sinks.empty()) {
+        const float spacing = emission_spacing(f.params);
+        double total = 0;
+        for (const Emitter& e : out.emitters)
+            total += emitter_rate(e, spacing, emitter_face(e, spacing).size()) * (e.stop - e.start);
+        const double room = double(out.max_particles) - double(f.particles);
+        if (total > room)
+            top.at("emitters")
+                .fail(
+                    (std::isfinite(total) ? format_numbers("they lay %.0f particles", total)
+                                          : std::string("one runs without a 'stop'")) +
+                    format_numbers(" and no sink takes any away, but max_particles leaves room for "
+                                   "%.0f: give each a 'stop', a larger 'max_particles' or a sink",
+                                   room));
+    }
+    return out;
+}
+
 }  // namespace
 
 SceneFile parse_scene_file(std::string_view json_text, const std::string& source) {
@@ -248,7 +406,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
     const Where top{source, ""};
     require_only_keys(root, top,
                       {"name", "description", "model", "preset", "params", "domain", "blocks",
-                       "particles", "camera", "geometry"});
+                       "particles", "camera", "geometry", "emitters", "sinks", "max_particles"});
 
     SceneFile f;
     f.name = root.contains("name") ? text(root["name"], top.at("name"))
@@ -373,6 +531,7 @@ SceneFile parse_scene_file(std::string_view json_text, const std::string& source
             top.fail(e.what());
         }
     }
+    f.sources = sources(root, top, f);
     // Whatever the scene itself cannot start (a grid too large for the domain and radius)
     // fails here, with the file's name, instead of when a run starts.
     try {

@@ -26,6 +26,14 @@
 // "friction" (μ_s, else wall_friction) and "motion": {"spin_axis", "spin_center", "spin_rpm",
 // "velocity"}. Each body must reach into the domain.
 //
+// "emitters" (optional) pour particles in (sim/model/sources.h, sim/engine/emission.h), each
+//     {"shape": "disc" | "rect", "center": [...], "normal": [...], "size": D | [W, H],
+//      "speed": m/s, "rate": particles/s | "flow": m³/s, "start": s, "stop": s}
+// (shape disc, start 0, no stop and the rate a full face per spacing travelled by default);
+// "sinks" (optional) take the particles that enter them: [{"min": [...], "max": [...]}];
+// "max_particles" caps the count and is needed with emitters. Without a sink, the emitters'
+// particles over their windows must fit in it.
+//
 // Without "blocks" (and "domain") the preset's own scene is built for "particles" particles.
 // With blocks, "particles" is optional and defaults to everything the blocks can place.
 // "camera" (optional) is where the app's orbit camera starts: the point it looks at (m), its
@@ -53,6 +61,7 @@
 #include "sim/model/params.h"
 #include "sim/model/presets.h"
 #include "sim/model/scene.h"
+#include "sim/model/sources.h"
 
 namespace plab::sim {
 
@@ -74,6 +83,7 @@ struct SceneFile {
     std::optional<SceneCamera> camera;
     std::vector<std::string> param_keys;  // the parameters "params" sets, in file order
     std::vector<Body> bodies;             // "geometry", in file order
+    Sources sources;                      // "emitters", "sinks", "max_particles"
 };
 
 // Throws plab::Error "<source>: <key>: <problem>" (or "<source>:<line>:<column>: <key>:

@@ -6,6 +6,7 @@
 
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
+#include "sim/core/shown_text.h"
 
 namespace plab::sim {
 namespace {
@@ -178,7 +179,7 @@ void validate(const Params& p) {
 void set_param(Params& p, std::string_view name, std::string_view text) {
     const ParamInfo* info = find_param(name);
     if (!info) {
-        std::string msg = "unknown parameter '" + std::string(name) + "'; known:";
+        std::string msg = "unknown parameter '" + shown_text(name) + "'; known:";
         for (const ParamInfo& i : kTable) msg += " " + std::string(i.name);
         throw Error(msg);
     }
@@ -190,13 +191,13 @@ void set_param(Params& p, std::string_view name, std::string_view text) {
     const char* last = text.data() + text.size();
     const auto [end, ec] = std::from_chars(first, last, value);
     if (ec == std::errc::result_out_of_range && end == last)
-        throw Error("parameter " + std::string(name) + ": '" + std::string(text) +
+        throw Error("parameter " + std::string(name) + ": '" + shown_text(text) +
                     "' is beyond the range of a double; the allowed range is " + range_text(*info));
     if (ec != std::errc() || end != last || text.empty()) {
         std::string names;
         for (std::string_view n : info->names)
             names += (names.empty() ? "" : ", ") + std::string(n);
-        throw Error("parameter " + std::string(name) + ": '" + std::string(text) + "' is not " +
+        throw Error("parameter " + std::string(name) + ": '" + shown_text(text) + "' is not " +
                     (names.empty() ? "a number" : "one of " + names + " (or its number)"));
     }
     if (info->kind() == ParamKind::Int && value != std::floor(value))

@@ -79,10 +79,9 @@ PLAB_HD inline void for_each_crease_image(const BodyWalls& w, float dx, float re
         const Vec3 local{w.d[a] > 0.f ? w.d[a] : 0.f, w.d[b] > 0.f ? w.d[b] : 0.f,
                          c >= 0 && w.d[c] > 0.f ? w.d[c] : 0.f};
         const Vec3 lo{0.f, 0.f, c >= 0 ? 0.f : -kFar};
-        for_each_wall_overlap(local, lo, Vec3{kFar, kFar, kFar}, dx, reach,
-                              [&](Vec3 r, float sign) {
-                                  visit(w.n[a] * r.x + w.n[b] * r.y + nc * r.z, sign);
-                              });
+        for_each_wall_overlap(
+            local, lo, Vec3{kFar, kFar, kFar}, dx, reach,
+            [&](Vec3 r, float sign) { visit(w.n[a] * r.x + w.n[b] * r.y + nc * r.z, sign); });
     };
     const bool s01 = w.has(0) && w.has(1) && body_faces_square(w.n[0], w.n[1]);
     const bool s02 = w.has(0) && w.has(2) && body_faces_square(w.n[0], w.n[2]);
@@ -101,8 +100,9 @@ PLAB_HD inline float body_wall_density(const BodyWalls& w, float dx, const SphCo
     for (int k = 0; k < static_cast<int>(kCreaseSlots); ++k)
         if (w.has(k)) share += sph_wall_table(c.wall_density, w.d[k] > 0.f ? w.d[k] : 0.f, c);
     float overlap = 0.f;
-    for_each_crease_image(w, dx, 2.f * c.h,
-                          [&](Vec3 r, float sign) { overlap += sign * sph_w(length_squared(r), c); });
+    for_each_crease_image(w, dx, 2.f * c.h, [&](Vec3 r, float sign) {
+        overlap += sign * sph_w(length_squared(r), c);
+    });
     return c.rest_density * share + c.mass * overlap;
 }
 

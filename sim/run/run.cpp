@@ -97,7 +97,35 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
     time_ = 0;
     steps_ = 0;
     ++generation_;
+    arm_sources();
     check();
+}
+
+void Run::arm_sources() {
+    has_sources_ = scene_file_ && !scene_file_->sources.empty();
+    source_progress_ = {};
+    next_sources_ = time_;
+    if (!has_sources_) return;
+    const Sources& s = scene_file_->sources;
+    const float spacing = emission_spacing(params_);
+    for (const Emitter& e : s.emitters) {
+        const double rate = emitter_rate(e, spacing, emitter_face(e, spacing).size());
+        const double owed =
+            time_ > e.start ? std::floor(rate * (std::min(time_, e.stop) - e.start)) : 0.0;
+        source_progress_.emitted.push_back(static_cast<std::uint64_t>(owed));
+        source_progress_.next.push_back(0);
+    }
+    if (s.max_particles > 0) simulator_->reserve_particles(s.max_particles);
+}
+
+void Run::apply_sources_now() {
+    const Sources& s = scene_file_->sources;
+    next_sources_ = time_ + source_interval(s, emission_spacing(params_));
+    InitialState state = simulator_->capture_state();
+    const SourceStep done = apply_sources(state, s, params_, time_, source_progress_);
+    if (done.emitted == 0 && done.sunk == 0) return;
+    simulator_->reset(state, params_);
+    ++generation_;
 }
 
 std::optional<float> Run::body_spin(std::size_t body) const {
@@ -172,6 +200,7 @@ void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source)
     loaded_ = std::move(c);
     loaded_from_ = source;
     ++generation_;
+    arm_sources();
     check();
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/emission.h"
 #include "sim/engine/simulator.h"
 #include "sim/io/checkpoint.h"
 #include "sim/io/scene_file.h"
@@ -77,12 +78,18 @@ class Run {
     // The run continues a checkpoint (rewind() goes back to it).
     bool continues_checkpoint() const { return loaded_ != nullptr; }
 
-    // Advances one step: params().substeps steps of dt (one with RunStart::single_dt).
+    // Advances one step: params().substeps steps of dt (one with RunStart::single_dt). With
+    // emitters or sinks (the scene file's sources), every source_interval() of simulated time
+    // the state is captured, the sources applied (sim/engine/emission.h) and the simulator
+    // reset with the result, so the particle count changes between steps.
     void step() {
         simulator_->step(params_);
         time_ += params_.substeps * step_seconds(params_.dt);
         steps_ += static_cast<std::uint64_t>(params_.substeps);
+        if (has_sources_ && time_ >= next_sources_) apply_sources_now();
     }
+    // What the emitters and sinks did since the start (empty without them).
+    const SourceProgress& source_progress() const { return source_progress_; }
     // Simulated time (s) and steps since the scene started (a checkpoint's own included).
     double time() const { return time_; }
     std::uint64_t steps() const { return steps_; }
@@ -139,6 +146,10 @@ class Run {
     void start_scene(Simulator& simulator, Preset preset, std::size_t count, const Params& params);
     void resume(std::shared_ptr<const Checkpoint> checkpoint, const std::string& source);
     void check();  // warnings_ for scene_ and params_
+    // Arms the sources of scene_file_ for a run at time_, as if they had emitted everything
+    // owed before it (a checkpoint continued), and sets the capacity aside.
+    void arm_sources();
+    void apply_sources_now();
 
     std::unique_ptr<Simulator> simulator_;
     std::string fallback_;
@@ -159,6 +170,9 @@ class Run {
     double time_ = 0;                           // s
     std::uint64_t steps_ = 0;
     std::uint64_t generation_ = 0;
+    bool has_sources_ = false;
+    SourceProgress source_progress_;
+    double next_sources_ = 0;  // s: the next application
 };
 
 }  // namespace plab::sim

@@ -44,9 +44,15 @@ TEST(VariantSurfaces, EveryRowIsAFlagTakingEachOfItsValues) {
             EXPECT_EQ(v.text(o), value) << flag;
         }
         // The bare flag of a switch or an auto/off/on row means on.
-        if (v.has_on()) EXPECT_EQ(v.text(parse({flag})), "on") << flag;
-        if (v.has_on() && !v.is_switch()) EXPECT_THROW(parse({flag + "=-3"}), Error) << flag;
-        if (!v.has_on()) EXPECT_THROW(parse({flag, "-3"}), Error) << flag;
+        if (v.has_on()) {
+            EXPECT_EQ(v.text(parse({flag})), "on") << flag;
+        }
+        if (v.has_on() && !v.is_switch()) {
+            EXPECT_THROW(parse({flag + "=-3"}), Error) << flag;
+        }
+        if (!v.has_on()) {
+            EXPECT_THROW(parse({flag, "-3"}), Error) << flag;
+        }
     }
     EXPECT_EQ(parse({}), sim::SimulatorOptions{});
 }

@@ -159,8 +159,8 @@ TEST(BoundaryField, SamplingBetweenNodesIsExactBesideAFace) {
     plane.normal = {0.f, 1.f, 0.f};
     const BoundaryField f = field_of({plane});
     const FieldView v = f.view(f.nodes.data(), f.crease.data());
-    for (const Vec3 x : {Vec3{0.1234f, 0.02f, -0.3f}, Vec3{-0.41f, 0.051f, 0.0071f},
-                         Vec3{0.f, -0.03f, 0.2f}}) {
+    for (const Vec3 x :
+         {Vec3{0.1234f, 0.02f, -0.3f}, Vec3{-0.41f, 0.051f, 0.0071f}, Vec3{0.f, -0.03f, 0.2f}}) {
         const Float4 s = sample_field(v, x);
         EXPECT_NEAR(s.w, x.y - 0.0037f, 1e-6f);
         EXPECT_NEAR(s.y, 1.f, 1e-6f);
@@ -226,8 +226,7 @@ TEST(BoundaryField, AnOpenCurvedMeshHasNoLiquidSide) {
     // Half the sphere: the triangles below its equator.
     std::vector<std::array<uint32_t, 3>> lower;
     for (const auto& t : bowl.mesh.triangles)
-        if (bowl.mesh.vertices[t[0]].y + bowl.mesh.vertices[t[1]].y +
-                bowl.mesh.vertices[t[2]].y <
+        if (bowl.mesh.vertices[t[0]].y + bowl.mesh.vertices[t[1]].y + bowl.mesh.vertices[t[2]].y <
             0.f)
             lower.push_back(t);
     bowl.mesh.triangles = lower;

@@ -293,6 +293,18 @@ TEST(Checkpoint, RefusesAStateWithoutMeaningNamingWhy) {
     const std::string tiny_why = refused(tiny);
     EXPECT_NE(tiny_why.find("particles lie outside the domain"), std::string::npos) << tiny_why;
 
+    // A DEM state labelled SPH (or the reverse): no run changes its preset's model.
+    Checkpoint relabelled = small_checkpoint(Preset::Classic);
+    relabelled.params.model = Model::Sph;
+    const std::string model_why = refused(relabelled);
+    EXPECT_NE(model_why.find("model 'sph' does not match preset 'classic', which runs dem"),
+              std::string::npos)
+        << model_why;
+    Checkpoint dry = small_checkpoint(Preset::Water);
+    dry.params.model = Model::Dem;
+    EXPECT_NE(refused(dry).find("model 'dem' does not match preset 'water', which runs sph"),
+              std::string::npos);
+
     // A particle just past a wall (as a step may leave one) still reads.
     Checkpoint grazing = small_checkpoint();
     grazing.state.pos[2].x = grazing.state.domain.max.x + 0.5f * grazing.params.radius;

@@ -84,7 +84,8 @@ TEST(ObjFile, BadFilesAreRefusedWithTheLine) {
     };
     for (const auto& [text, want] : cases)
         EXPECT_NE(error_of(text).find(want), std::string::npos)
-            << "for:\n" << text << "got: " << error_of(text);
+            << "for:\n"
+            << text << "got: " << error_of(text);
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {

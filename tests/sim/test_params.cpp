@@ -95,6 +95,18 @@ TEST(Params, SetParamParsesAndChecks) {
     EXPECT_TRUE(p == before) << "a rejected value must leave the parameters unchanged";
 }
 
+// Control characters in a refused value or name are shown escaped: the message is whole (not
+// cut at a NUL, not split over lines).
+TEST(Params, ARefusedValueShowsItsControlCharactersEscaped) {
+    Params p;
+    using namespace std::string_literals;
+    const std::string value = error_of([&] { set_param(p, "spring", "1\0x\n"s); });
+    EXPECT_NE(value.find("'1\\x00x\\x0a' is not a number"), std::string::npos) << value;
+    const std::string name = error_of([&] { set_param(p, "spr\x1bing", "1"); });
+    EXPECT_NE(name.find("unknown parameter 'spr\\x1bing'"), std::string::npos) << name;
+    EXPECT_EQ(name.find('\x1b'), std::string::npos) << name;
+}
+
 TEST(Params, AChoiceTakesItsNameOrItsNumber) {
     Params p;
     EXPECT_EQ(p.contact, static_cast<int>(ContactLaw::Classic));

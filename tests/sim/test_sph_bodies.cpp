@@ -14,11 +14,11 @@
 #include "sim/engine/host_state.h"
 #include "sim/engine/initial_state.h"
 #include "sim/geometry/boundary_field.h"
-#include "sim/physics/sph_step.h"
-#include "sim/validation/sph_validation.h"
 #include "sim/icosphere.h"
 #include "sim/io/scene_file.h"
+#include "sim/physics/sph_step.h"
 #include "sim/sph_obstacle_scene.h"
+#include "sim/validation/sph_validation.h"
 
 namespace plab::sim {
 namespace {

@@ -1,0 +1,58 @@
+#pragma once
+// Emitters and sinks (sim/model/sources.h) applied to a captured state between steps: the
+// particles inside a sink leave, and each emitter lays what it owes by now on its face. Run
+// (sim/run/run.h) captures the state every source_interval() of simulated time, applies
+// them and resets the simulator with the result, so both backends take them alike.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/vec.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/params.h"
+#include "sim/model/sources.h"
+
+namespace plab::sim {
+
+// The spacing new particles are laid at: the liquid's rest spacing (2 radius), or (DEM) the
+// largest bead's diameter with 5% room, so that no two new beads start in contact.
+float emission_spacing(const Params& params);
+
+// An emitter's face as lattice points `spacing` apart (world coordinates): rows along the
+// face's two axes, centred on it, every point within the disc or the rectangle.
+std::vector<Vec3> emitter_face(const Emitter& e, float spacing);
+
+// Particles a second `e` emits with particles `spacing` apart and `face_points` on its face:
+// its rate, else its flow over spacing³, else a full face each spacing / speed.
+double emitter_rate(const Emitter& e, float spacing, std::size_t face_points);
+
+// Simulated time between two applications: the least time an emitter's particles take to
+// move 0.9 spacings out of the face (the next face then finds room), at most 0.01 s.
+double source_interval(const Sources& sources, float spacing);
+
+// How far the sources have got; the run keeps it from its start.
+struct SourceProgress {
+    std::vector<std::uint64_t> emitted;  // per emitter, since the start
+    std::vector<std::size_t> next;       // per emitter: the face point to fill next
+    std::uint64_t sunk = 0;              // particles taken by the sinks since the start
+    std::uint64_t blocked = 0;           // face points skipped: a particle still sat there
+    std::uint64_t capped = 0;            // particles not laid: the run held max_particles
+};
+
+struct SourceStep {
+    std::size_t emitted = 0, sunk = 0;
+};
+
+// Applies `sources` at time `t` (s) to `state` (captured: memory order, double state and
+// frictional record as Simulator::capture_state gives them): removes the particles whose centre
+// lies inside a sink, then lays, for each emitter, what it owes by t (its rate × the time since
+// its start, up to its stop) on its face points in turn, skipping a point within 0.9 spacings
+// of a particle, moving at its speed along its normal, up to max_particles. Ids stay a
+// permutation of 0 .. n−1: the survivors keep their order (ids shift down past the removed),
+// new particles follow. A removed particle's frictional record goes and its partners forget it;
+// new particles start with none. SPH particles start at the rest density.
+SourceStep apply_sources(InitialState& state, const Sources& sources, const Params& params,
+                         double t, SourceProgress& progress);
+
+}  // namespace plab::sim
