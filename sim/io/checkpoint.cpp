@@ -27,6 +27,7 @@ static_assert(sizeof(GeoTriangle) == 52, "a triangle is stored as its 13 four-by
 constexpr std::uint32_t kFlagDoubleState = 1u;
 constexpr std::uint32_t kFlagFriction = 2u;  // version 2 on
 constexpr std::uint32_t kFlagGeometry = 4u;  // version 3 on
+constexpr std::uint32_t kFlagSources = 8u;   // version 4 on
 constexpr std::uint32_t kMaxFrictionArrays = 64;
 constexpr std::uint32_t kMaxText = 4096;     // bytes of one string field
 constexpr std::uint32_t kMaxEntries = 1024;  // parameters or variants in one file
@@ -378,6 +379,42 @@ std::uint64_t checkpoint_checksum(std::span<const std::byte> bytes) {
     return h;
 }
 
+// The sources section: the emitters' counts and next face points, the sinks' count, what was
+// blocked and capped, and when they apply next.
+void write_sources(Writer& w, const SourceProgress& p, double next) {
+    PLAB_REQUIRE(p.emitted.size() == p.next.size(), "checkpoint: the emitters' progress is torn");
+    w.put(static_cast<std::uint32_t>(p.emitted.size()));
+    for (std::size_t i = 0; i < p.emitted.size(); ++i) {
+        w.put(p.emitted[i]);
+        w.put(static_cast<std::uint64_t>(p.next[i]));
+    }
+    w.put(p.sunk);
+    w.put(p.blocked);
+    w.put(p.capped);
+    w.put(next);
+}
+
+SourceProgress read_sources(Reader& r, double& next) {
+    SourceProgress p;
+    const auto emitters = r.get<std::uint32_t>("the emitter count");
+    if (emitters > kMaxBodies)
+        r.fail("emitter count " + std::to_string(emitters) + " is more than " +
+               std::to_string(kMaxBodies));
+    for (std::uint32_t i = 0; i < emitters; ++i) {
+        p.emitted.push_back(r.get<std::uint64_t>("an emitter's count"));
+        const auto point = r.get<std::uint64_t>("an emitter's next face point");
+        if (point > kMaxParticles) r.fail("an emitter's next face point is past any face");
+        p.next.push_back(static_cast<std::size_t>(point));
+    }
+    p.sunk = r.get<std::uint64_t>("the sinks' count");
+    p.blocked = r.get<std::uint64_t>("the blocked count");
+    p.capped = r.get<std::uint64_t>("the capped count");
+    next = r.get<double>("the sources' next time");
+    if (!std::isfinite(next) || next < 0)
+        r.fail("the sources' next time " + number_text(next) + " is not a finite time >= 0");
+    return p;
+}
+
 std::string encode_checkpoint(const Checkpoint& c) {
     const InitialState& s = c.state;
     const std::size_t n = s.pos.size();
@@ -390,13 +427,14 @@ std::string encode_checkpoint(const Checkpoint& c) {
     PLAB_REQUIRE(friction_problem.empty(), "checkpoint state: " + friction_problem);
     const bool friction = !s.friction.empty();
     const bool geometry = s.geometry && !s.geometry->empty();
+    const bool sources = c.run.sources.has_value();
     Writer w;
     w.bytes().append(kCheckpointMagic);
-    // The lowest version that holds what is written, so that a run without bodies stays
-    // readable by builds that read version 2.
-    w.put(geometry ? kCheckpointVersion : std::uint32_t{2});
+    // The lowest version that holds what is written, so that a run without bodies or sources
+    // stays readable by builds that read version 2.
+    w.put(sources ? std::uint32_t{4} : geometry ? std::uint32_t{3} : std::uint32_t{2});
     w.put((hi ? kFlagDoubleState : 0u) | (friction ? kFlagFriction : 0u) |
-          (geometry ? kFlagGeometry : 0u));
+          (geometry ? kFlagGeometry : 0u) | (sources ? kFlagSources : 0u));
     w.text(model_name(c.params.model));
     w.text(c.run.preset);
     w.text(c.run.scene);
@@ -428,6 +466,7 @@ std::string encode_checkpoint(const Checkpoint& c) {
     }
     if (geometry) write_geometry(w, *s.geometry);
     if (friction) write_friction(w, s.friction);
+    if (sources) write_sources(w, *c.run.sources, c.run.next_sources);
     const std::string& b = w.bytes();
     w.put(fnv1a64(reinterpret_cast<const unsigned char*>(b.data()), b.size()));
     return std::move(w.bytes());
@@ -445,15 +484,17 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
                std::to_string(kCheckpointVersion));
     const auto flags = r.get<std::uint32_t>("the flags");
     const std::uint32_t known_flags = kFlagDoubleState | (version >= 2 ? kFlagFriction : 0u) |
-                                      (version >= 3 ? kFlagGeometry : 0u);
+                                      (version >= 3 ? kFlagGeometry : 0u) |
+                                      (version >= 4 ? kFlagSources : 0u);
     if ((flags & ~known_flags) != 0)
         r.fail("unknown flags 0x" + hex(flags) + " for format version " + std::to_string(version) +
                " (corrupted, or from a later version)");
     const bool hi = (flags & kFlagDoubleState) != 0;
     const bool friction = (flags & kFlagFriction) != 0;
     const bool geometry = (flags & kFlagGeometry) != 0;
+    const bool sources = (flags & kFlagSources) != 0;
     // Sections whose size is inside them (their counts) follow the particles.
-    const bool sized_inside = friction || geometry;
+    const bool sized_inside = friction || geometry || sources;
 
     Checkpoint c;
     const std::string model = r.text("the model");
@@ -489,9 +530,9 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
     const std::uint64_t per_particle =
         2 * sizeof(Float4) + sizeof(std::uint32_t) + (hi ? 2 * sizeof(Double4) : 0);
     // The frictional and geometry sections' sizes are in the sections (at least their counts).
-    const std::uint64_t expected = r.at() + n * per_particle + kChecksumBytes +
-                                   (friction ? sizeof(std::uint32_t) : 0) +
-                                   (geometry ? 2 * sizeof(std::uint32_t) : 0);
+    const std::uint64_t expected =
+        r.at() + n * per_particle + kChecksumBytes + (friction ? sizeof(std::uint32_t) : 0) +
+        (geometry ? 2 * sizeof(std::uint32_t) : 0) + (sources ? sizeof(std::uint32_t) + 4 * 8 : 0);
     if (r.size() < expected)
         r.fail("truncated: " + std::to_string(r.size()) + " bytes, but its " + std::to_string(n) +
                " particles need " + std::string(sized_inside ? "at least " : "") +
@@ -518,9 +559,13 @@ Checkpoint read_checkpoint(std::span<const std::byte> bytes, std::string_view na
         r.limit(r.size() - kChecksumBytes);
         if (geometry) c.state.geometry = read_geometry(r);
         if (friction) c.state.friction = read_friction(r, n, c.notes);
+        if (sources) c.run.sources = read_sources(r, c.run.next_sources);
         if (r.at() != r.size())
             r.fail(std::to_string(r.size() - r.at()) + " bytes past the end of the " +
-                   (friction ? "frictional" : "geometry") + " section (corrupted)");
+                   (sources    ? "sources"
+                    : friction ? "frictional"
+                               : "geometry") +
+                   " section (corrupted)");
     }
     try {
         validate(c.params);

@@ -6,15 +6,17 @@
 // atomically (sim/io/output_file.h); a reader refuses anything it cannot trust with a plab::Error
 // naming the file and what is wrong, before anything of a running session changes.
 //
-// Layout, version 3 (little-endian; str = u32 byte length ≤ 4096, then the bytes). Version 2
-// is the same without the geometry section (flag bit 2 unknown there), version 1 without the
-// frictional section too (flag bit 1 unknown); all three are read, and a run without bodies
-// is written as version 2.
+// Layout, version 4 (little-endian; str = u32 byte length ≤ 4096, then the bytes). Version 3
+// is the same without the sources section (flag bit 3 unknown there), version 2 without the
+// geometry section too (flag bit 2 unknown), version 1 without the frictional section (flag
+// bit 1 unknown); all four are read, and a file is written as the lowest version that holds
+// it (a run without emitters or sinks as 3 or, without bodies, 2).
 //   char[8]  magic "PLABCKPT"
 //   u32      format version (2)
 //   u32      flags: bit 0 = the double-precision state follows the float arrays,
 //                   bit 1 = the frictional section follows (the law had run),
-//                   bit 2 = the geometry section follows (the scene has bodies)
+//                   bit 2 = the geometry section follows (the scene has bodies),
+//                   bit 3 = the sources section follows (the scene has emitters or sinks)
 //   str      model (dem, sph)
 //   str      preset (its name), str scene file (as given, "" for a preset run), str label
 //   u32      parameter count (≤ 1024), then each: str name, f64 value (by name, from the
@@ -43,15 +45,20 @@
 //            known array must hold exactly n particles' entries; an unknown one is
 //            skipped with a note, a missing one is restored as its default (zero, free
 //            slots); omega is required.
+//   sources section (only with flag bit 3): u32 emitter count (≤ 256), then each: u64 particles
+//            owed so far, u64 the face point it fills next; u64 sunk, u64 blocked, u64 capped,
+//            f64 the time (s) the sources apply next (sim/engine/emission.h, SourceProgress).
 //   u64      FNV-1a 64 of every byte before it
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/engine/emission.h"
 #include "sim/engine/simulator.h"
 #include "sim/model/params.h"
 #include "sim/model/scene.h"
@@ -59,7 +66,7 @@
 
 namespace plab::sim {
 
-inline constexpr std::uint32_t kCheckpointVersion = 3;  // reads 1 to 3
+inline constexpr std::uint32_t kCheckpointVersion = 4;  // reads 1 to 4
 inline constexpr std::string_view kCheckpointMagic = "PLABCKPT";
 
 // How the run was asked for and how far it got: enough to say what it is and to restart it.
@@ -70,6 +77,11 @@ struct RunDescription {
     SimulatorOptions options;        // the requested step variants
     std::uint64_t steps = 0;         // steps run since the scene started
     double time = 0;                 // s, simulated time since the scene started
+    // How far the scene's emitters and sinks had got (format version 4; absent without them,
+    // or in an older file): a continued run applies them at the same times with the same
+    // counts, so it goes on as if it had not stopped.
+    std::optional<SourceProgress> sources;
+    double next_sources = 0;  // s: when they apply next
 };
 
 struct Checkpoint {

@@ -197,10 +197,16 @@ void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source)
                  ? c->run.label
                  : "checkpoint " + source + " (" + c->run.label + ", step " +
                        std::to_string(c->run.steps) + format_numbers(", t = %.6g s)", c->run.time);
+    arm_sources();
+    // The sources' own progress, when the file kept it for the emitters the scene file has now.
+    if (has_sources_ && c->run.sources &&
+        c->run.sources->emitted.size() == scene_file_->sources.emitters.size()) {
+        source_progress_ = *c->run.sources;
+        next_sources_ = c->run.next_sources;
+    }
     loaded_ = std::move(c);
     loaded_from_ = source;
     ++generation_;
-    arm_sources();
     check();
 }
 
@@ -304,6 +310,10 @@ RunDescription Run::description() const {
     d.options = options_;
     d.steps = steps_;
     d.time = time_;
+    if (has_sources_) {
+        d.sources = source_progress_;
+        d.next_sources = next_sources_;
+    }
     return d;
 }
 

@@ -147,7 +147,7 @@ class Run {
     void resume(std::shared_ptr<const Checkpoint> checkpoint, const std::string& source);
     void check();  // warnings_ for scene_ and params_
     // Arms the sources of scene_file_ for a run at time_, as if they had emitted everything
-    // owed before it (a checkpoint continued), and sets the capacity aside.
+    // owed before it (a checkpoint without their progress), and sets the capacity aside.
     void arm_sources();
     void apply_sources_now();
 
