@@ -297,7 +297,7 @@ Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params
     }
     const float spacing = emission_spacing(params);
     // Counted before the face is laid out: its points are rows of the lattice.
-    constexpr double kMaxFaceAxis = 4096;
+    constexpr double kMaxFaceAxis = 1024;
     if (std::max(e.size.x, e.size.y) / double(spacing) > kMaxFaceAxis)
         ws.fail(
             format_numbers("puts more than %.0f of the particles' spacing (%g m) across the "
@@ -353,8 +353,18 @@ Sources sources(const Json& root, const Where& top, const SceneFile& f) {
         if (list.size() > kMaxBodies)
             w.fail(std::to_string(list.size()) + " emitters; at most " +
                    std::to_string(kMaxBodies));
-        for (std::size_t i = 0; i < list.size(); ++i)
+        // Every face's points are laid out at every application: at most 2^22 in all.
+        constexpr double kMaxFacePoints = 4194304;
+        double points = 0;
+        for (std::size_t i = 0; i < list.size(); ++i) {
             out.emitters.push_back(emitter(list[i], w.index(i), d, f.params));
+            points += double(emitter_face(out.emitters.back(), emission_spacing(f.params)).size());
+            if (points > kMaxFacePoints)
+                w.index(i).fail(
+                    format_numbers("the emitters' faces hold more than %.0f particles "
+                                   "in all",
+                                   kMaxFacePoints));
+        }
     }
     if (root.contains("sinks")) {
         const Json& list = root["sinks"];
