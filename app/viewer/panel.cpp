@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -221,6 +222,17 @@ void simulation_section(UiState& ui, const sim::Run& session) {
     help_marker(
         "Re-allocates and restarts. A count that does not fit is refused and the "
         "current run continues.");
+    if (const sim::SourceProgress& src = session.source_progress();
+        !src.emitted.empty() || src.sunk > 0) {
+        std::uint64_t owed = 0;
+        for (const std::uint64_t e : src.emitted) owed += e;
+        const std::uint64_t laid = owed - std::min(owed, src.blocked + src.capped);
+        ImGui::Text("emitters laid %llu, sinks took %llu", static_cast<unsigned long long>(laid),
+                    static_cast<unsigned long long>(src.sunk));
+        help_marker(
+            "The scene file's emitters and sinks, applied between steps. Not laid: face points "
+            "a particle still held, or the run was at max_particles.");
+    }
 
     if (ImGui::Button(ui.paused ? "Resume (space)" : "Pause (space)")) ui.paused = !ui.paused;
     ImGui::SameLine();
