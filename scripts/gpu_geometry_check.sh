@@ -2,8 +2,8 @@
 # The GPU host's part of the scene-geometry work, on a build made elsewhere (./build), in two
 # calls that each fit ten minutes. Without BASE_BIN: every GPU test program, compute-sanitizer's
 # memcheck and racecheck over the geometry tests and over a bench of the funnel scene, the
-# funnel benchmark (scripts/funnel_bench.sh), a bench of the drum scene and the SPH bodies'
-# benchmark (scripts/boulder_bench.sh). With BASE_BIN (the binary of the commit before
+# funnel benchmark (scripts/funnel_bench.sh), benches of the drum and pour scenes and the SPH
+# bodies' benchmark (scripts/boulder_bench.sh). With BASE_BIN (the binary of the commit before
 # the geometry): an A/B of the standard scenes without bodies (scripts/ab_bench.sh), since the
 # geometry must cost a run without bodies nothing.
 # Usage: scripts/gpu_geometry_check.sh OUTDIR [BASE_BIN]
@@ -51,7 +51,7 @@ echo "== compute-sanitizer =="
 for tool in memcheck racecheck; do
     # The pile and the capture: the bead's slide downloads after every step (slow under the tools).
     if compute-sanitizer --tool "$tool" --error-exitcode 3 ./build/tests/test_cuda_geometry \
-        --gtest_filter='*Pile*:*Capture*:*Liquid*' > "$out/sanitizer-$tool-tests.log" 2>&1; then echo "$tool geometry tests: clean"
+        --gtest_filter='*Pile*:*Capture*:*Liquid*:*Emitter*' > "$out/sanitizer-$tool-tests.log" 2>&1; then echo "$tool geometry tests: clean"
     else echo "$tool geometry tests: ERRORS"; status=1; fi
     if compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin" bench --backend cuda \
         --scene assets/scenes/funnel.json --steps 3 --warmup 1 --graph \
@@ -67,6 +67,11 @@ echo "== the drum (frictional beads in a spinning cylinder) =="
 "$bin" bench --backend cuda --scene assets/scenes/drum.json --steps 2000 --warmup 200 --graph \
     > "$out/drum.log" 2>&1 || status=1
 grep -E 'median step|DIVERGED|INVALID|contacts' "$out/drum.log"
+
+echo "== emitters and sinks (the pour scene; wall clock includes the applications) =="
+"$bin" bench --backend cuda --scene assets/scenes/pour.json --window start --steps 20000 \
+    --warmup 0 --graph > "$out/pour.log" 2>&1 || status=1
+grep -E 'median step|throughput|final state|DIVERGED|INVALID' "$out/pour.log"
 
 echo "== SPH against a body (a boulder in the dam break's surge) =="
 scripts/boulder_bench.sh "$bin" /tmp/plab-boulder 3 '--graph' > "$out/boulder.log" 2>&1 || status=1
