@@ -6,6 +6,7 @@
 
 #include "sim/core/error.h"
 #include "sim/model/bead_size.h"
+#include "sim/model/grid.h"
 
 namespace plab::sim {
 namespace {
@@ -141,11 +142,19 @@ std::vector<Vec3> emitter_face(const Emitter& e, float spacing) {
     return points;
 }
 
+double face_rate(const Emitter& e, float spacing, std::size_t face_points) {
+    return double(face_points) * e.speed / spacing;
+}
+
 double emitter_rate(const Emitter& e, float spacing, std::size_t face_points) {
     if (e.rate > 0) return e.rate;
     const double cell = double(spacing) * spacing * spacing;
     if (e.flow > 0) return e.flow / cell;
-    return double(face_points) * e.speed / spacing;
+    return face_rate(e, spacing, face_points);
+}
+
+double emitter_owed(const Emitter& e, double rate, double t) {
+    return t > e.start ? std::floor(rate * (std::min(t, e.stop) - e.start) + 1e-9) : 0.0;
 }
 
 double source_interval(const Sources& sources, float spacing) {
@@ -166,8 +175,7 @@ SourceStep apply_sources(InitialState& state, const Sources& sources, const Para
         for (std::size_t slot = 0; slot < n; ++slot) {
             const Vec3 x = xyz(state.pos[slot]);
             for (const Sink& s : sources.sinks)
-                if (x.x >= s.min.x && x.x <= s.max.x && x.y >= s.min.y && x.y <= s.max.y &&
-                    x.z >= s.min.z && x.z <= s.max.z) {
+                if (domain_contains({s.min, s.max}, x, x)) {
                     keep[slot] = false;
                     ++step.sunk;
                     break;
@@ -196,25 +204,24 @@ SourceStep apply_sources(InitialState& state, const Sources& sources, const Para
             hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
         }
     }
-    for (const Float4& q : state.pos) {
-        const Vec3 x = xyz(q);
-        if (x.x > lo.x - spacing && x.x < hi.x + spacing && x.y > lo.y - spacing &&
-            x.y < hi.y + spacing && x.z > lo.z - spacing && x.z < hi.z + spacing)
-            near.add(x);
-    }
+    const Vec3 room{spacing, spacing, spacing};
+    const Domain around{lo - room, hi + room};
+    for (const Float4& q : state.pos)
+        if (domain_contains(around, xyz(q), xyz(q))) near.add(xyz(q));
     const float reach = 0.9f * spacing;
     const bool liquid = params.model == Model::Sph;
     for (std::size_t i = 0; i < sources.emitters.size(); ++i) {
         const Emitter& e = sources.emitters[i];
         const std::vector<Vec3>& face = faces[i];
         if (t < e.start || face.empty()) continue;
-        const double rate = emitter_rate(e, spacing, face.size());
-        const double owed = std::floor(rate * (std::min(t, e.stop) - e.start) + 1e-9);
+        const double owed = emitter_owed(e, emitter_rate(e, spacing, face.size()), t);
         if (!(owed > double(progress.emitted[i]))) continue;
         const auto due = static_cast<std::uint64_t>(owed - double(progress.emitted[i]));
         progress.emitted[i] += due;  // laid, blocked or capped: never owed again
         const Vec3 dir = unit(e.normal);
         const Vec3 v = dir * e.speed;
+        Vec3 across, up;  // the face's axes, for the beads' jitter
+        face_axes(dir, across, up);
         std::uint64_t laid = 0;
         for (std::uint64_t tried = 0; laid < due && tried < face.size(); ++tried) {
             const std::size_t k = progress.next[i];
@@ -222,11 +229,9 @@ SourceStep apply_sources(InitialState& state, const Sources& sources, const Para
             Vec3 x = face[k];
             if (!liquid) {
                 // A jittered lattice: a twentieth of a spacing in the face's plane.
-                Vec3 a, b;
-                face_axes(dir, a, b);
                 const std::uint64_t serial = progress.emitted[i] + tried;
-                x = x + a * (0.05f * spacing * hashed_unit(i, 2 * serial)) +
-                    b * (0.05f * spacing * hashed_unit(i, 2 * serial + 1));
+                x = x + across * (0.05f * spacing * hashed_unit(i, 2 * serial)) +
+                    up * (0.05f * spacing * hashed_unit(i, 2 * serial + 1));
             }
             if (near.near(x, reach)) continue;
             if (sources.max_particles > 0 && state.pos.size() >= sources.max_particles) break;

@@ -23,9 +23,17 @@ float emission_spacing(const Params& params);
 // face's two axes, centred on it, every point within the disc or the rectangle.
 std::vector<Vec3> emitter_face(const Emitter& e, float spacing);
 
+// A full face each spacing / speed: the most particles a second `e` lays without laying them
+// on the last face's.
+double face_rate(const Emitter& e, float spacing, std::size_t face_points);
+
 // Particles a second `e` emits with particles `spacing` apart and `face_points` on its face:
-// its rate, else its flow over spacing³, else a full face each spacing / speed.
+// its rate, else its flow over spacing³, else face_rate.
 double emitter_rate(const Emitter& e, float spacing, std::size_t face_points);
+
+// Whole particles `e` owes by time `t` (s) at `rate`: rate × the time since its start, up to
+// its stop; 0 before its start.
+double emitter_owed(const Emitter& e, double rate, double t);
 
 // Simulated time between two applications: the least time an emitter's particles take to
 // move 0.9 spacings out of the face (the next face then finds room), at most 0.01 s.

@@ -16,6 +16,7 @@
 #include "sim/io/json_text.h"
 #include "sim/io/obj_file.h"
 #include "sim/model/block_lattice.h"
+#include "sim/model/grid.h"
 
 namespace plab::sim {
 namespace {
@@ -260,9 +261,7 @@ Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params
         }
     }
     e.center = vec3(v["center"], where.at("center"));
-    if (!(e.center.x >= d.min.x && e.center.x <= d.max.x && e.center.y >= d.min.y &&
-          e.center.y <= d.max.y && e.center.z >= d.min.z && e.center.z <= d.max.z))
-        where.at("center").fail("lies outside the domain");
+    if (!domain_contains(d, e.center, e.center)) where.at("center").fail("lies outside the domain");
     const Vec3 n = nonzero_direction(v["normal"], where.at("normal"));
     e.normal = n * (1.f / std::sqrt(length_squared(n)));
     const Where ws = where.at("size");
@@ -303,7 +302,8 @@ Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params
             format_numbers("puts more than %.0f of the particles' spacing (%g m) across the "
                            "face",
                            kMaxFaceAxis, double(spacing)));
-    const std::size_t points = emitter_face(e, spacing).size();
+    const std::vector<Vec3> face = emitter_face(e, spacing);
+    const std::size_t points = face.size();
     if (points == 0 || (e.shape == EmitterShape::Disc ? e.size.x : std::min(e.size.x, e.size.y)) <
                            0.999f * spacing)
         ws.fail(
@@ -311,8 +311,7 @@ Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params
                            "no whole row",
                            spacing));
     // More a second than a face each spacing travelled would lay particles on the last ones.
-    const double carried =
-        emitter_rate(Emitter{e.shape, e.center, e.normal, e.size, e.speed}, spacing, points);
+    const double carried = face_rate(e, spacing, points);
     const double asked = emitter_rate(e, spacing, points);
     if (asked > carried * (1 + 1e-9))
         where.fail(
@@ -320,9 +319,8 @@ Emitter emitter(const Json& v, const Where& where, const Domain& d, const Params
                            "points moving at %g m/s, a spacing (%g m) apart, make %.6g "
                            "a second; raise 'speed' or 'size'",
                            asked, double(points), double(e.speed), double(spacing), carried));
-    for (const Vec3& p : emitter_face(e, spacing))
-        if (!(p.x >= d.min.x && p.x <= d.max.x && p.y >= d.min.y && p.y <= d.max.y &&
-              p.z >= d.min.z && p.z <= d.max.z))
+    for (const Vec3& p : face)
+        if (!domain_contains(d, p, p))
             ws.fail(format_numbers("the face reaches outside the domain (a point at [%g, %g, %g])",
                                    p.x, p.y, p.z));
     return e;
@@ -346,6 +344,8 @@ Sink sink(const Json& v, const Where& where, const Domain& d) {
 Sources sources(const Json& root, const Where& top, const SceneFile& f) {
     Sources out;
     const Domain& d = f.scene.domain;
+    const float spacing = emission_spacing(f.params);
+    std::vector<std::size_t> face_points;  // per emitter
     if (root.contains("emitters")) {
         const Json& list = root["emitters"];
         const Where w = top.at("emitters");
@@ -358,7 +358,8 @@ Sources sources(const Json& root, const Where& top, const SceneFile& f) {
         double points = 0;
         for (std::size_t i = 0; i < list.size(); ++i) {
             out.emitters.push_back(emitter(list[i], w.index(i), d, f.params));
-            points += double(emitter_face(out.emitters.back(), emission_spacing(f.params)).size());
+            face_points.push_back(emitter_face(out.emitters.back(), spacing).size());
+            points += double(face_points.back());
             if (points > kMaxFacePoints)
                 w.index(i).fail(
                     format_numbers("the emitters' faces hold more than %.0f particles "
@@ -392,10 +393,11 @@ Sources sources(const Json& root, const Where& top, const SceneFile& f) {
         top.fail("emitters need 'max_particles': the most particles the run may hold");
     }
     if (!out.emitters.empty() && out.sinks.empty()) {
-        const float spacing = emission_spacing(f.params);
         double total = 0;
-        for (const Emitter& e : out.emitters)
-            total += emitter_rate(e, spacing, emitter_face(e, spacing).size()) * (e.stop - e.start);
+        for (std::size_t i = 0; i < out.emitters.size(); ++i) {
+            const Emitter& e = out.emitters[i];
+            total += emitter_rate(e, spacing, face_points[i]) * (e.stop - e.start);
+        }
         const double room = double(out.max_particles) - double(f.particles);
         if (total > room)
             top.at("emitters")

@@ -110,9 +110,8 @@ void Run::arm_sources() {
     const float spacing = emission_spacing(params_);
     for (const Emitter& e : s.emitters) {
         const double rate = emitter_rate(e, spacing, emitter_face(e, spacing).size());
-        const double owed =
-            time_ > e.start ? std::floor(rate * (std::min(time_, e.stop) - e.start)) : 0.0;
-        source_progress_.emitted.push_back(static_cast<std::uint64_t>(owed));
+        source_progress_.emitted.push_back(
+            static_cast<std::uint64_t>(emitter_owed(e, rate, time_)));
         source_progress_.next.push_back(0);
     }
     if (s.max_particles > 0) simulator_->reserve_particles(s.max_particles);
