@@ -80,7 +80,7 @@ void nearest_triangles(const std::vector<GeoTriangle>& tris, const Lattice& L, f
                     const Vec3 off = x - nearest_on_triangle(x, t).point;
                     const float d2 = length_squared(off);
                     float& b = best[uint64_t(j) * L.nx + uint64_t(i)];
-                    if (d2 >= b) continue;
+                    if (!(d2 < b)) continue;  // a NaN must not win, nor lower the bar
                     b = d2;
                     const uint64_t node = L.index(uint32_t(i), uint32_t(j), uint32_t(k));
                     nearest[node] = items[s];

@@ -37,6 +37,9 @@ PLAB_HD inline NearestOnTriangle nearest_on_triangle(Vec3 p, const GeoTriangle& 
         r.v1 = r.v2 = u < v ? v : u;
         return r;
     };
+    // An edge's parameter num / den, with 0 ≤ num ≤ den by the region tests; 0 where den
+    // underflowed to 0 (a triangle of sides below ~1e-19 m), never 0/0.
+    auto share = [](float num, float den) { return den > 0.f ? num / den : 0.f; };
     const Vec3 ab = t.b - t.a, ac = t.c - t.a;
     const Vec3 ap = p - t.a;
     const float d1 = dot(ab, ap), d2 = dot(ac, ap);
@@ -45,16 +48,20 @@ PLAB_HD inline NearestOnTriangle nearest_on_triangle(Vec3 p, const GeoTriangle& 
     const float d3 = dot(ab, bp), d4 = dot(ac, bp);
     if (d3 >= 0.f && d4 <= d3) return corner(t.b, t.vb);
     const float in_c = d1 * d4 - d3 * d2;  // barycentric weight of c, times the area
-    if (in_c <= 0.f && d1 >= 0.f && d3 <= 0.f) return edge(t.a + ab * (d1 / (d1 - d3)), t.va, t.vb);
+    if (in_c <= 0.f && d1 >= 0.f && d3 <= 0.f) return edge(t.a + ab * share(d1, d1 - d3), t.va, t.vb);
     const Vec3 cp = p - t.c;
     const float d5 = dot(ab, cp), d6 = dot(ac, cp);
     if (d6 >= 0.f && d5 <= d6) return corner(t.c, t.vc);
     const float in_b = d5 * d2 - d1 * d6;
-    if (in_b <= 0.f && d2 >= 0.f && d6 <= 0.f) return edge(t.a + ac * (d2 / (d2 - d6)), t.va, t.vc);
+    if (in_b <= 0.f && d2 >= 0.f && d6 <= 0.f) return edge(t.a + ac * share(d2, d2 - d6), t.va, t.vc);
     const float in_a = d3 * d6 - d5 * d4;
     if (in_a <= 0.f && d4 - d3 >= 0.f && d5 - d6 >= 0.f)
-        return edge(t.b + (t.c - t.b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), t.vb, t.vc);
-    const float inv = 1.f / (in_a + in_b + in_c);
+        return edge(t.b + (t.c - t.b) * share(d4 - d3, (d4 - d3) + (d5 - d6)), t.vb, t.vc);
+    // A triangle so small that its squared area underflows has no face in float: its first
+    // corner stands for it (else 0/0 would put the point at NaN).
+    const float area = in_a + in_b + in_c;
+    if (!(area > 0.f)) return corner(t.a, t.va);
+    const float inv = 1.f / area;
     r.point = t.a + ab * (in_b * inv) + ac * (in_c * inv);
     r.feature = Feature::Face;
     r.v0 = t.va;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <vector>
 
@@ -18,6 +19,11 @@
 #include "sim/model/grid.h"
 
 namespace {
+// A broken promise: say which, with the numbers, before the crash libFuzzer records.
+[[noreturn]] void fail(const char* what, double a = 0, double b = 0) {
+    std::fprintf(stderr, "fuzz_stl: %s (%g, %g)\n", what, a, b);
+    __builtin_trap();
+}
 // Placing and binning cost time with the triangles: keep each input fast.
 constexpr std::size_t kPlaceAtMost = 1000;
 }  // namespace
@@ -26,9 +32,10 @@ void check_and_place(const plab::sim::TriangleMesh& mesh) {
     using namespace plab::sim;
     for (const auto& t : mesh.triangles)
         for (const std::uint32_t v : t)
-            if (v >= mesh.vertices.size()) __builtin_trap();
+            if (v >= mesh.vertices.size()) fail("a triangle indexes past the vertices", v);
     for (const Vec3& v : mesh.vertices)
-        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) __builtin_trap();
+        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+            fail("a vertex is not finite");
     (void)open_edge_count(mesh);
     if (mesh.triangle_count() > kPlaceAtMost) return;
     Body body;
@@ -38,11 +45,14 @@ void check_and_place(const plab::sim::TriangleMesh& mesh) {
     const SceneGeometry geometry = place_bodies({body}, domain);
     const GridSpec grid = make_grid(domain, 0.1f);
     const TriangleBins bins = bin_triangles(geometry.triangles, grid, 0.05f);
-    if (bins.start.back() != bins.items.size()) __builtin_trap();
+    if (bins.start.back() != bins.items.size())
+        fail("the bins' rows do not end at their items", bins.start.back(), bins.items.size());
     if (sph_sides_unsupported(geometry).empty()) {
         const BoundaryField field = boundary_field(geometry, domain, 0.1f, 0.3f);
         for (const Float4& n : field.nodes)
-            if (!std::isfinite(n.x + n.y + n.z + n.w) || std::fabs(n.w) > 0.3f) __builtin_trap();
+            if (!std::isfinite(n.x + n.y + n.z + n.w) || std::fabs(n.w) > 0.3f)
+                fail("a field node is not finite or lies beyond the band", n.w,
+                     double(n.x * n.x + n.y * n.y + n.z * n.z));
     }
 }
 

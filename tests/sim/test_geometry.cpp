@@ -73,6 +73,19 @@ TEST(NearestOnTriangle, AgreesWithDenseSamplingOfTheTriangle) {
     }
 }
 
+// Sides of 1e-40 m: every product the region tests take underflows to 0, and an unguarded
+// 0/0 put the nearest point at NaN (which then won every "nearer?" comparison in the field).
+TEST(NearestOnTriangle, ATriangleTooSmallForFloatStillGivesAFinitePointOnIt) {
+    const GeoTriangle tiny{{0, 0, 0}, {1e-40f, 0, 0}, {0, 1e-40f, 0}, 0, 1, 2, 0};
+    for (const Vec3 p : {Vec3{0.3f, 0.f, 0.f}, Vec3{0.f, 0.3f, 0.1f}, Vec3{0.2f, 0.2f, -0.3f},
+                         Vec3{-0.1f, 0.f, 0.f}, Vec3{0.f, 0.f, 0.f}}) {
+        const Vec3 q = nearest_on_triangle(p, tiny).point;
+        ASSERT_TRUE(std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z))
+            << "from (" << p.x << ", " << p.y << ", " << p.z << ")";
+        for (const float x : {q.x, q.y, q.z}) EXPECT_LE(std::fabs(x), 1e-40f);
+    }
+}
+
 using testing::flat_grid;
 
 struct Bodies {
