@@ -48,12 +48,14 @@ PLAB_HD inline NearestOnTriangle nearest_on_triangle(Vec3 p, const GeoTriangle& 
     const float d3 = dot(ab, bp), d4 = dot(ac, bp);
     if (d3 >= 0.f && d4 <= d3) return corner(t.b, t.vb);
     const float in_c = d1 * d4 - d3 * d2;  // barycentric weight of c, times the area
-    if (in_c <= 0.f && d1 >= 0.f && d3 <= 0.f) return edge(t.a + ab * share(d1, d1 - d3), t.va, t.vb);
+    if (in_c <= 0.f && d1 >= 0.f && d3 <= 0.f)
+        return edge(t.a + ab * share(d1, d1 - d3), t.va, t.vb);
     const Vec3 cp = p - t.c;
     const float d5 = dot(ab, cp), d6 = dot(ac, cp);
     if (d6 >= 0.f && d5 <= d6) return corner(t.c, t.vc);
     const float in_b = d5 * d2 - d1 * d6;
-    if (in_b <= 0.f && d2 >= 0.f && d6 <= 0.f) return edge(t.a + ac * share(d2, d2 - d6), t.va, t.vc);
+    if (in_b <= 0.f && d2 >= 0.f && d6 <= 0.f)
+        return edge(t.a + ac * share(d2, d2 - d6), t.va, t.vc);
     const float in_a = d3 * d6 - d5 * d4;
     if (in_a <= 0.f && d4 - d3 >= 0.f && d5 - d6 >= 0.f)
         return edge(t.b + (t.c - t.b) * share(d4 - d3, (d4 - d3) + (d5 - d6)), t.vb, t.vc);
