@@ -50,6 +50,7 @@ SceneLayers scene_layers(const sim::Params& p, const sim::Domain& domain) {
     layers.plate = p.silo_floor > 0.f;
     layers.plate_y = domain.min.y + p.silo_floor;
     layers.orifice_radius = 0.5f * p.orifice;
+    layers.material = p.model == sim::Model::Sph ? MaterialKind::Liquid : MaterialKind::Grains;
     return layers;
 }
 
@@ -66,12 +67,16 @@ FeedTiming ScenePass::feed(sim::Simulator& simulator, const sim::RenderStyle& st
     fed_ = 0;  // a failed feed leaves nothing known to draw
     // The CUDA renderer reads a device feed from its own buffers: no GL buffer is involved.
     fed_device_ = renderer_ == ParticleRendererKind::Cuda && path == FeedPath::Interop;
+    // The material look shades grains by a hash of their id colour: stable across frames.
+    sim::RenderStyle fed_style = style;
+    if (look_ == Look::Material && renderer_ == ParticleRendererKind::Cuda)
+        fed_style.color = sim::ColorMode::ParticleId;
     FeedTiming t;
     if (fed_device_) {
         if (!splat_) splat_ = std::make_unique<SplatRenderer>();
-        t = splat_->feed(simulator, style);
+        t = splat_->feed(simulator, fed_style);
     } else {
-        t = feed_.feed(simulator, style, path);
+        t = feed_.feed(simulator, fed_style, path);
     }
     fed_ = static_cast<int>(simulator.particle_count());
     return t;
@@ -100,6 +105,7 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
 
     if (renderer_ == ParticleRendererKind::Cuda) {
         if (!splat_) splat_ = std::make_unique<SplatRenderer>();
+        splat_->set_look(look_, what.material, what.domain);
         if (fed_device_) {
             splat_->draw_device(fed_, view, particles_.lighting(), what.radius, viewport.x,
                                 viewport.y, viewport.width, viewport.height);
@@ -138,6 +144,13 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
         lines_.draw_sphere(what.collider_center, what.collider_radius, view_projection,
                            kColliderColor);
     }
+}
+
+std::string ScenePass::look_fallback() const {
+    if (look_ == Look::Material && renderer_ != ParticleRendererKind::Cuda)
+        return "the material look is drawn by the CUDA renderer (renderer=cuda); the GL "
+               "renderer draws the data look";
+    return {};
 }
 
 std::optional<SplatTimings> ScenePass::poll_splat_timings() {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <glm/glm.hpp>
 
@@ -55,6 +56,8 @@ struct SceneLayers {
     // The scene's bodies (null: none), drawn as their outline edges.
     std::shared_ptr<const sim::SceneGeometry> bodies;
     bool show_bodies = true;
+    // What the particles are in the material look: SPH's liquid, DEM's grains.
+    MaterialKind material = MaterialKind::Grains;
 };
 
 // The layers of a scene running with these parameters in this domain, box and collider shown.
@@ -97,6 +100,15 @@ class ScenePass {
     // What `camera` contributes to a draw into `viewport` (its aspect, its height).
     static RenderView render_view(const OrbitCamera& camera, const Viewport& viewport);
 
+    // The look (render/material_math.h): the data look's colour maps, or the material look,
+    // which the CUDA renderer draws (its grains take their shade from the particle-id colour,
+    // which the feed then exports whatever the style asks). The GL renderer draws the data
+    // look whatever is set: look_fallback() says so.
+    void set_look(Look look) { look_ = look; }
+    Look look() const { return look_; }
+    // Empty when the look set is drawn, else why the data look is drawn instead.
+    std::string look_fallback() const;
+
     // The caller checks splat_unavailable_reason() before choosing Cuda, and feeds after it.
     void set_renderer(ParticleRendererKind kind) { renderer_ = kind; }
     ParticleRendererKind renderer() const { return renderer_; }
@@ -111,6 +123,7 @@ class ScenePass {
     ParticleFeed feed_;
     std::unique_ptr<SplatRenderer> splat_;  // made at its first draw
     ParticleRendererKind renderer_ = ParticleRendererKind::Gl;
+    Look look_ = Look::Data;
     // The bodies whose lines lines_ holds (kept, so a new scene's bodies never pass for them).
     std::shared_ptr<const sim::SceneGeometry> drawn_bodies_;
     int fed_ = 0;              // particles in the buffers since the last feed

@@ -14,6 +14,8 @@
 #include <cuda_gl_interop.h>
 #include <cuda_runtime_api.h>
 
+#include "render/material_kernels.h"
+#include "render/material_view.h"
 #include "render/splat_kernels.h"
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/device_buffer.h"
@@ -41,6 +43,12 @@ SplatView make_splat_view(const RenderView& view, const Lighting& lighting, floa
     v.light_dir = {lighting.direction_view.x, lighting.direction_view.y, lighting.direction_view.z};
     v.ambient = lighting.ambient;
     return v;
+}
+
+void SplatRenderer::set_look(Look look, MaterialKind kind, const sim::Domain& domain) {
+    look_ = look;
+    kind_ = kind;
+    domain_ = domain;
 }
 
 std::string splat_unavailable_reason(bool cuda_backend) {
@@ -121,14 +129,19 @@ struct SurfaceImage {
 
 struct SplatRenderer::Cuda {
     cudaStream_t stream = nullptr;
-    cudaEvent_t events[4] = {};  // before clear, after clear, after splat, after resolve
-    bool in_flight = false;      // events recorded and not yet read
+    // Before clear, after clear, after splat, after the material look's depth and filter
+    // passes (at once in the data look), after resolve.
+    cudaEvent_t events[5] = {};
+    bool in_flight = false;  // events recorded and not yet read
     std::optional<SplatTimings> latest;
     sim::cuda::DeviceBuffer<std::uint64_t> keys;
     SurfaceImage color, depth;
     // The particles of a device feed (SplatRenderer::feed): the export writes them, the splat
     // reads them, both ordered on the device (RenderTarget::reader_stream).
     sim::cuda::DeviceBuffer<sim::Float4> positions, colors;
+    // The material look's images (render/material_passes.h), made at its first frame.
+    sim::cuda::DeviceBuffer<float> thickness, dist, scratch;
+    sim::cuda::DeviceBuffer<std::uint32_t> light;
 
     Cuda() {
         PLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -147,13 +160,17 @@ struct SplatRenderer::Cuda {
     Cuda& operator=(const Cuda&) = delete;
 
     SplatTimings read() const {
-        return {elapsed_ms(events[0], events[1]), elapsed_ms(events[1], events[2]),
-                elapsed_ms(events[2], events[3])};
+        SplatTimings t;
+        t.clear_ms = elapsed_ms(events[0], events[1]);
+        t.splat_ms = elapsed_ms(events[1], events[2]);
+        t.filter_ms = elapsed_ms(events[2], events[3]);
+        t.resolve_ms = elapsed_ms(events[3], events[4]);
+        return t;
     }
     // Collects the last frame's timings if its passes have finished.
     void poll() {
         if (!in_flight) return;
-        const cudaError_t done = cudaEventQuery(events[3]);
+        const cudaError_t done = cudaEventQuery(events[4]);
         if (done == cudaErrorNotReady) {
             cudaGetLastError();  // not an error: clear it so later checks start clean
             return;
@@ -205,19 +222,54 @@ void SplatRenderer::prepare(int count, std::size_t capacity, int width, int heig
 }
 
 void SplatRenderer::run_passes(const void* positions, const void* colors, int count,
-                               const SplatView& v) {
+                               const SplatView& v, const RenderView& view) {
     Cuda& c = *cuda_;
     c.color.update_surface(c.stream);
     c.depth.update_surface(c.stream);
+    const auto* pos = static_cast<const sim::Float4*>(positions);
+    const auto* col = static_cast<const sim::Float4*>(colors);
+    if (look_ == Look::Material) {
+        const MaterialView m = make_material_view(v, view, domain_, kind_);
+        const std::size_t pixels = c.keys.size();
+        const std::size_t texels = static_cast<std::size_t>(m.shadow_size) * m.shadow_size;
+        const std::size_t growth = c.thickness.growth_bytes(pixels) + c.dist.growth_bytes(pixels) +
+                                   c.scratch.growth_bytes(pixels) + c.light.growth_bytes(texels);
+        if (growth > 0) {
+            sim::cuda::require_free_device_memory(growth, "the material look's images");
+            PLAB_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+            c.thickness.resize(pixels);
+            c.dist.resize(pixels);
+            c.scratch.resize(pixels);
+            c.light.resize(texels);
+        }
+        MaterialFrame f{c.keys.data(), c.thickness.data(), c.dist.data(), c.scratch.data(),
+                        c.light.data()};
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[0], c.stream));
+        PLAB_CUDA_CHECK(cudaMemsetAsync(c.keys.data(), 0xff, c.keys.bytes(), c.stream));
+        if (m.kind == MaterialKind::Liquid)
+            PLAB_CUDA_CHECK(
+                cudaMemsetAsync(c.thickness.data(), 0, pixels * sizeof(float), c.stream));
+        if (texels > 0)
+            PLAB_CUDA_CHECK(cudaMemsetAsync(c.light.data(), 0xff, texels * 4, c.stream));
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[1], c.stream));
+        cuda::launch_material_splat(pos, col, count, m, f, c.stream);
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[2], c.stream));
+        cuda::launch_material_depth(m, f, c.stream);
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[3], c.stream));
+        cuda::launch_material_shade(m, f, c.color.surface, c.depth.surface, c.stream);
+        PLAB_CUDA_CHECK(cudaEventRecord(c.events[4], c.stream));
+        c.in_flight = true;
+        return;
+    }
     PLAB_CUDA_CHECK(cudaEventRecord(c.events[0], c.stream));
     PLAB_CUDA_CHECK(cudaMemsetAsync(c.keys.data(), 0xff, c.keys.bytes(), c.stream));
     PLAB_CUDA_CHECK(cudaEventRecord(c.events[1], c.stream));
-    cuda::launch_splat(static_cast<const sim::Float4*>(positions),
-                       static_cast<const sim::Float4*>(colors), count, v, c.keys.data(), c.stream);
+    cuda::launch_splat(pos, col, count, v, c.keys.data(), c.stream);
     PLAB_CUDA_CHECK(cudaEventRecord(c.events[2], c.stream));
+    PLAB_CUDA_CHECK(cudaEventRecord(c.events[3], c.stream));
     cuda::launch_resolve(c.keys.data(), v.width, v.height, c.color.surface, c.depth.surface,
                          c.stream);
-    PLAB_CUDA_CHECK(cudaEventRecord(c.events[3], c.stream));
+    PLAB_CUDA_CHECK(cudaEventRecord(c.events[4], c.stream));
     c.in_flight = true;
 }
 
@@ -246,7 +298,7 @@ void SplatRenderer::draw(ParticleFeed& feed, int count, const RenderView& view,
         std::size_t bytes = 0;
         PLAB_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&pos, &bytes, resources[0]));
         PLAB_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&col, &bytes, resources[1]));
-        run_passes(pos, col, count, v);
+        run_passes(pos, col, count, v, view);
     } catch (...) {
         PLAB_CUDA_LOG(cudaGraphicsUnmapResources(4, resources, c.stream));
         throw;
@@ -305,7 +357,7 @@ void SplatRenderer::draw_device(int count, const RenderView& view, const Lightin
     PLAB_CUDA_CHECK(cudaGraphicsMapResources(2, resources, c.stream));
     const auto mapped = Clock::now();
     try {
-        run_passes(c.positions.data(), c.colors.data(), count, v);
+        run_passes(c.positions.data(), c.colors.data(), count, v, view);
     } catch (...) {
         PLAB_CUDA_LOG(cudaGraphicsUnmapResources(2, resources, c.stream));
         throw;
@@ -340,7 +392,7 @@ std::optional<SplatTimings> SplatRenderer::poll_timings() {
 
 SplatTimings SplatRenderer::wait_timings() {
     PLAB_REQUIRE(cuda_ && cuda_->in_flight, "the CUDA renderer has drawn nothing to time");
-    PLAB_CUDA_CHECK(cudaEventSynchronize(cuda_->events[3]));
+    PLAB_CUDA_CHECK(cudaEventSynchronize(cuda_->events[4]));
     cuda_->poll();
     SplatTimings t = *cuda_->latest;
     t.map_host_ms = map_host_ms_;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "render/gl_handles.h"
+#include "render/material_math.h"
 #include "render/particle_feed.h"
 #include "render/particle_renderer.h"
 #include "render/shader_program.h"
@@ -23,8 +24,10 @@ namespace plab::render {
 struct SplatTimings {
     double clear_ms = 0;    // the key target set to empty
     double splat_ms = 0;    // one thread per particle
-    double resolve_ms = 0;  // keys → colour and depth surfaces
-    double total_ms() const { return clear_ms + splat_ms + resolve_ms; }
+    double resolve_ms = 0;  // keys → colour and depth surfaces (the material look: its shading)
+    // The material look's depth pass and, for the liquid, its depth filter; 0 in the data look.
+    double filter_ms = 0;
+    double total_ms() const { return clear_ms + splat_ms + filter_ms + resolve_ms; }
     // Host wall clock of the frame's interop calls: mapping and unmapping the images (and the
     // particle buffers after a host feed), what GL memory imported into CUDA once would save.
     double map_host_ms = 0;
@@ -65,6 +68,11 @@ class SplatRenderer {
     void draw_device(int count, const RenderView& view, const Lighting& lighting, float radius,
                      int x, int y, int width, int height);
 
+    // The look of the next draws: the data look (colour maps), or the material look of
+    // `kind` with its light map fitted around `domain` (render/material_passes.h).
+    void set_look(Look look, MaterialKind kind, const sim::Domain& domain);
+    Look look() const { return look_; }
+
     // The newest finished frame's timings without waiting (nothing until one has finished).
     std::optional<SplatTimings> poll_timings();
     // Waits for the last draw's passes and returns their timings (benchmarks).
@@ -74,7 +82,8 @@ class SplatRenderer {
     // Checks the draw, makes the CUDA side and the images for a width × height viewport.
     void prepare(int count, std::size_t capacity, int width, int height);
     // Clear, splat and resolve on the renderer's stream, the images mapped.
-    void run_passes(const void* positions, const void* colors, int count, const SplatView& v);
+    void run_passes(const void* positions, const void* colors, int count, const SplatView& v,
+                    const RenderView& view);
     // The images into the bound framebuffer at (x, y), depth included.
     void composite(int x, int y);
 
@@ -82,6 +91,9 @@ class SplatRenderer {
     VertexArray empty_vao_;  // core profile draws need one bound, even without attributes
     Texture color_, depth_;
     int width_ = 0, height_ = 0;
+    Look look_ = Look::Data;
+    MaterialKind kind_ = MaterialKind::Grains;
+    sim::Domain domain_;
     std::size_t device_count_ = 0;  // particles the last device feed exported
     double map_host_ms_ = 0;        // the last draw's map + unmap, host wall clock
 

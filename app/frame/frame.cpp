@@ -49,10 +49,12 @@ render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
 
 render::FeedTiming Frame::feed(sim::Run& run, const FrameView& view, render::FeedPath path) {
     scene_.reserve(run.particle_count());
+    scene_.set_look(view.look);
     return scene_.feed(run.simulator(), style(run, view), path);
 }
 
 void Frame::draw(const sim::Run& run, const FrameView& view, const render::Viewport& viewport) {
+    scene_.set_look(view.look);
     scene_.draw(camera_, viewport, layers(run, view));
 }
 

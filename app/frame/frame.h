@@ -20,6 +20,9 @@ struct FrameView {
     bool show_box = true;
     bool show_collider = true;
     bool show_bodies = true;  // the scene's geometry, as outline edges
+    // The data look (colour maps) or the material look (liquid, grains), which the CUDA
+    // renderer draws; the GL sprites draw the data look (ScenePass::look_fallback says so).
+    render::Look look = render::Look::Data;
 };
 
 class Frame {

@@ -72,6 +72,11 @@ BenchCommand::BenchCommand(CLI::App& parent)
     c.add_option("--height", b.height, "Offscreen height for --render, pixels")
         ->check(count_check(kMinOffscreenSide, kMaxOffscreenSide))
         ->capture_default_str();
+    c.add_option("--look", b.look,
+                 "With --render (and --video): data (colour maps) or material (liquid surface, "
+                 "shaded grains; the CUDA renderer draws it, GL keeps the data look)")
+        ->check(CLI::IsMember({"data", "material"}))  // render::look_names(); no renderer here
+        ->capture_default_str();
     c.add_option("--speed-scale", b.speed_scale,
                  "With --render: m/s at the top of the speed colour ramp (as the window's "
                  "--speed-scale)")

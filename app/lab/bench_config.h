@@ -35,6 +35,7 @@ struct BenchConfig {
     // (frame_bench.h)
     std::string render = "off";
     int width = 1280, height = 720;  // offscreen target of --render, pixels
+    std::string look = "data";       // --render frames: data or material (render/material_math.h)
     float speed_scale = 0.02f;       // m/s, top of the speed colour ramp of --render frames
     // With --render: a PNG of the first measured frame, the one drawn after warmup + 1 steps
     // (as the window's `--frames N --screenshot` shows the state after N steps); empty: none.

@@ -17,6 +17,7 @@
 #include "render/gl_check.h"
 #include "render/gl_handles.h"
 #include "render/interop_buffer.h"
+#include "render/material_view.h"
 #include "render/offscreen_target.h"
 #include "render/orbit_camera.h"
 #include "render/particle_feed.h"
@@ -117,7 +118,11 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
     result.cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
     drawing.frame_camera(run.run(), all.aspect());
-    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale}};
+    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale},
+                         .look = sim::parse_enum(render::look_names(), c.look, "look")};
+    drawing.scene().set_look(view.look);
+    result.look = c.look;
+    result.look_note = drawing.scene().look_fallback();
 
     BlockingGlTimer draw_timer;
     bool shot_written = false;
@@ -150,7 +155,8 @@ FrameBenchResult measure_frames(BenchRun& run, const BenchConfig& c, std::ostrea
                 s.clear_ms = t.clear_ms;
                 s.splat_ms = t.splat_ms;
                 s.resolve_ms = t.resolve_ms;
-                s.renderer_ms = t.clear_ms + t.splat_ms + t.resolve_ms;
+                s.filter_ms = t.filter_ms;
+                s.renderer_ms = t.total_ms();
                 s.map_host_ms = t.map_host_ms;
             }
         }
@@ -228,6 +234,8 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
         << (r.cuda_renderer ? "cuda: sphere splats (64-bit atomic min), resolve, GL composite"
                             : "gl: point sprites shaded as spheres")
         << (r.renderer_note.empty() ? "" : " (" + r.renderer_note + ")") << "\n";
+    out << "  look         " << r.look
+        << (r.look_note.empty() ? "" : " asked, data drawn: " + r.look_note) << "\n";
     out << "  frames       " << c.steps << " measured after " << c.warmup << " warm-up"
         << (run.simulator().effective_options().effective.graph ? ", step as CUDA graph" : "")
         << "\n";
@@ -260,7 +268,11 @@ bool run_frame_bench(const BenchConfig& c, std::ostream& out, std::ostream* prog
     if (r.cuda_renderer) {
         print_row(out, "renderer: clear (device)", col(&FrameSample::clear_ms));
         print_row(out, "renderer: splat (device)", col(&FrameSample::splat_ms));
-        print_row(out, "renderer: resolve (device)", col(&FrameSample::resolve_ms));
+        if (r.look == "material")
+            print_row(out, "renderer: depth + filter (device)", col(&FrameSample::filter_ms));
+        print_row(out,
+                  r.look == "material" ? "renderer: shade (device)" : "renderer: resolve (device)",
+                  col(&FrameSample::resolve_ms));
         print_row(out, "renderer: map+unmap images (host)", col(&FrameSample::map_host_ms));
     }
     print_row(out, "whole frame, serial (host wall)", col(&FrameSample::frame_cpu_ms));

@@ -24,6 +24,7 @@ struct FrameSample {
                                // with the CUDA renderer its composite, not its kernels)
     // The CUDA renderer's own passes (CUDA events); 0 with the GL sprites.
     double clear_ms = 0, splat_ms = 0, resolve_ms = 0;
+    double filter_ms = 0;     // the material look's depth and filter passes (0 in the data look)
     double renderer_ms = 0;   // their sum: what the CUDA renderer costs the GPU a frame
     double map_host_ms = 0;   // host: the CUDA renderer's map + unmap of its images
     double frame_cpu_ms = 0;  // host: the whole frame, finished (glFinish)
@@ -36,6 +37,8 @@ struct FrameBenchResult {
     std::string gl;              // "GL_RENDERER, GL_VERSION (EGL path)"
     bool cuda_renderer = false;  // the CUDA splatter drew the particles (the renderer variant)
     std::string renderer_note;   // why the asked-for CUDA renderer did not run; "" if it did
+    std::string look;            // data or material (--look)
+    std::string look_note;       // why the material look asked for is not drawn; "" if it is
     std::string invalid;         // why the frames are not a result (the run diverged); "" if valid
 };
 

@@ -11,6 +11,7 @@
 #include "app/lab/interrupt.h"
 #include "app/lab/video_encoder.h"
 #include "render/egl_context.h"
+#include "render/material_view.h"
 #include "render/offscreen_target.h"
 #include "render/orbit_camera.h"
 #include "render/particle_feed.h"
@@ -66,7 +67,9 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
     const bool cuda_renderer = drawing.cuda_renderer();
     const render::Viewport all{0, 0, c.width, c.height};
     drawing.frame_camera(run.run(), all.aspect());
-    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale}};
+    const FrameView view{.color = {.mode = sim::ColorMode::Speed, .speed_scale = c.speed_scale},
+                         .look = sim::parse_enum(render::look_names(), c.look, "look")};
+    drawing.scene().set_look(view.look);
 
     std::optional<VideoEncoder> encoder;
     if (v.encode) encoder.emplace(v.path, VideoSettings{c.width, c.height, v.fps});
@@ -75,6 +78,9 @@ int run_video(const BenchConfig& c, const VideoConfig& v, std::ostream& out,
         << " particles on " << sim::backend_name(simulator.backend()) << "\n";
     out << "  gl           " << gl.renderer() << "\n";
     out << "  renderer     " << (cuda_renderer ? "cuda (sphere splats)" : "gl (sprites)") << "\n";
+    const std::string look_note = drawing.scene().look_fallback();
+    out << "  look         " << c.look
+        << (look_note.empty() ? "" : " asked, data drawn: " + look_note) << "\n";
     if (encoder)
         out << "  encoder      " << encoder->encoder_name() << " (" << c.width << "x" << c.height
             << ", " << v.fps << " fps)" << (encoder->note().empty() ? "" : "; " + encoder->note())

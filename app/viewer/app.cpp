@@ -60,6 +60,7 @@ App::App(const AppConfig& config)
         ui_.view.speed_scale = config.speed_scale;
     }
     ui_.view.show_panel = config.show_panel;
+    ui_.view.look = config.look;
     // Where the panel will be (its layout may differ once the ini file is read; frame 1
     // frames the scene again with the real one).
     ui_.panel_right = kPanelMargin + kPanelWidth;
@@ -150,7 +151,8 @@ FrameView App::frame_view() const {
              v.spin_scale},
             v.show_box,
             v.show_collider,
-            v.show_bodies};
+            v.show_bodies,
+            v.look};
 }
 
 template <typename Change>
@@ -358,6 +360,7 @@ void App::draw_scene(WindowSize fb) {
         history_.splat_clear_ms = t->clear_ms;
         history_.splat_ms = t->splat_ms;
         history_.splat_resolve_ms = t->resolve_ms;
+        history_.splat_filter_ms = t->filter_ms;
     }
 }
 

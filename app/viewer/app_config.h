@@ -6,6 +6,7 @@
 
 #include "app/lab/checkpoint_options.h"
 #include "app/viewer/window_video.h"
+#include "render/material_math.h"
 #include "sim/engine/simulator.h"
 #include "sim/io/checkpoint.h"
 #include "sim/physics/color_map.h"
@@ -20,6 +21,7 @@ struct AppConfig {
     sim::RunRequest run;
     sim::SimulatorOptions options;  // the step variants (--graph, --block-size, ...)
     sim::ColorMode color = sim::ColorMode::Speed;
+    render::Look look = render::Look::Data;  // --look
     float speed_scale = 0.f;   // m/s, a fixed top of the speed ramp; 0: follow the fastest particle
     float spin_scale = 100.f;  // rad/s, the top of the spin ramp
     int frames = 0;            // > 0: run this many frames, then exit

@@ -55,6 +55,7 @@ struct FrameHistory {
     // The CUDA renderer's passes, device time of its newest finished frame (CUDA events).
     bool cuda_renderer = false;
     double splat_clear_ms = 0, splat_ms = 0, splat_resolve_ms = 0;
+    double splat_filter_ms = 0;  // the material look's depth and filter passes
 };
 
 }  // namespace plab::app

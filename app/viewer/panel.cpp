@@ -274,7 +274,7 @@ void geometry_section(UiState& ui, const sim::Run& session) {
     }
 }
 
-void view_section(UiState& ui) {
+void view_section(UiState& ui, const FrameHistory& h) {
     if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::TextUnformatted("colour");
     for (const auto& row : sim::color_mode_names()) {
@@ -334,6 +334,22 @@ void view_section(UiState& ui) {
     ImGui::SameLine();
     ImGui::Checkbox("bodies", &ui.view.show_bodies);
     ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.f);
+    int look = static_cast<int>(ui.view.look);
+    const char* looks[] = {"data", "material"};
+    if (ImGui::Combo("look", &look, looks, 2)) ui.view.look = static_cast<render::Look>(look);
+    help_marker(
+        "data: the colour maps. material: the liquid as a surface (Fresnel reflection of the "
+        "sky, refraction absorbed through its thickness, spray where it is thin) or the grains "
+        "shaded with ambient occlusion and a sun's shadow. Drawn by the CUDA renderer; the GL "
+        "renderer keeps the data look.");
+    if (ui.view.look == render::Look::Material && !h.cuda_renderer) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped(
+            "The GL renderer draws the data look: the material look needs the "
+            "CUDA renderer (Optimizations: renderer cuda).");
+        ImGui::PopStyleColor();
+    }
     ImGui::Checkbox("vsync (V)", &ui.vsync);
     help_marker("Frame rates only mean something with vsync off.");
 }
@@ -373,8 +389,12 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
                            double(lists.steps) / double(lists.builds), lists.slots,
                            lists.steps > 0 ? double(lists.strays) / double(lists.steps) : 0.0);
     if (h.cuda_renderer) {
-        ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  resolve %.3f ms", h.splat_clear_ms,
-                    h.splat_ms, h.splat_resolve_ms);
+        if (h.splat_filter_ms > 0.0)  // the material look
+            ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  depth+filter %.3f  shade %.3f ms",
+                        h.splat_clear_ms, h.splat_ms, h.splat_filter_ms, h.splat_resolve_ms);
+        else
+            ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  resolve %.3f ms", h.splat_clear_ms,
+                        h.splat_ms, h.splat_resolve_ms);
     }
     if (h.feed_interop) {
         ImGui::Text("interop: map %.3f  export %.3f  unmap %.3f ms", h.map_ms, h.export_ms,
@@ -546,7 +566,7 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
     }
     simulation_section(ui, session);
     geometry_section(ui, session);
-    view_section(ui);
+    view_section(ui, history);
     timing_section(session, history, facts);
     optimizations_section(ui, session, facts);
     draw_record_section(record, recorder);

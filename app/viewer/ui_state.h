@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "render/material_math.h"
 #include "render/particle_feed.h"
 #include "sim/engine/simulator.h"
 #include "sim/model/params.h"
@@ -47,6 +48,7 @@ struct ViewSettings {
     bool show_box = true;
     bool show_collider = true;
     bool show_bodies = true;
+    render::Look look = render::Look::Data;  // --look; the View section's combo
 };
 
 struct UiState {

@@ -10,6 +10,7 @@
 #include "app/lab/output_file.h"
 #include "app/lab/video_encoder.h"
 #include "app/viewer/app.h"
+#include "render/material_view.h"
 #include "sim/core/enum_names.h"
 #include "sim/core/error.h"
 #include "sim/engine/simulator.h"
@@ -47,6 +48,12 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
     top.add_option("--set", a.run.assignments, "Override a parameter: name=value (repeatable)");
     top.add_option("--color", color_, "Colour map: " + sim::enum_choices(sim::color_mode_names()))
         ->check(CLI::IsMember(sim::enum_names(sim::color_mode_names())))
+        ->capture_default_str();
+    top.add_option("--look", look_,
+                   "How particles look: data (colour maps) or material (a liquid surface for "
+                   "SPH, shaded grains with occlusion and shadows for DEM; drawn by the CUDA "
+                   "renderer, the GL one keeps the data look)")
+        ->check(CLI::IsMember(sim::enum_names(render::look_names())))
         ->capture_default_str();
     top.add_option("--speed-scale", a.speed_scale,
                    "Fix the top of the speed colour ramp at this many m/s (default: follow the "
@@ -126,6 +133,7 @@ int WindowCommand::run() {
                  "--record needs --frames N (at least 2: N-1 frame times are recorded)");
     a.backend = sim::parse_backend(backend_);
     a.color = sim::parse_color_mode(color_);
+    a.look = sim::parse_enum(render::look_names(), look_, "look");
     a.vsync = vsync_ == "on";
     a.show_panel = !no_panel_;
     if (!a.load.empty()) {

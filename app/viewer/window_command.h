@@ -22,7 +22,7 @@ class WindowCommand {
   private:
     CLI::App& top_;
     AppConfig config_;
-    std::string backend_ = "auto", color_ = "speed", vsync_ = "on", scene_;
+    std::string backend_ = "auto", color_ = "speed", look_ = "data", vsync_ = "on", scene_;
     bool no_panel_ = false;
     std::vector<std::string> save_every_;  // --save-every SECONDS DIR
     VariantFlags variants_;
