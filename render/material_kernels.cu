@@ -29,9 +29,15 @@ __global__ void splat_kernel(const sim::Float4* __restrict__ positions,
     if (view.shadow_size > 0) light_splat<DeviceAtomics>(view, frame, p.x, p.y, p.z);
 }
 
-__global__ void depth_kernel(MaterialFrame frame, long long pixels) {
+// One block per triangle: a wall can cover most of the picture.
+__global__ void body_kernel(const sim::GeoTriangle* __restrict__ triangles, MaterialView view,
+                            MaterialFrame frame) {
+    body_splat<DeviceAtomics>(view, frame, triangles[blockIdx.x], threadIdx.x, blockDim.x);
+}
+
+__global__ void depth_kernel(MaterialView view, MaterialFrame frame, long long pixels) {
     const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < pixels) material_depth(frame, i);
+    if (i < pixels) material_depth(view, frame, i);
 }
 
 __global__ void filter_kernel(MaterialView view, const float* __restrict__ src,
@@ -75,11 +81,19 @@ void launch_material_splat(const sim::Float4* positions, const sim::Float4* colo
     PLAB_CUDA_CHECK(cudaGetLastError());
 }
 
+void launch_material_bodies(const sim::GeoTriangle* triangles, int count, const MaterialView& view,
+                            const MaterialFrame& frame, cudaStream_t stream) {
+    if (count <= 0) return;
+    body_kernel<<<static_cast<unsigned>(count), 128, 0, stream>>>(triangles, view, frame);
+    PLAB_CUDA_CHECK(cudaGetLastError());
+}
+
 void launch_material_depth(const MaterialView& view, const MaterialFrame& frame,
                            cudaStream_t stream) {
     const long long pixels = static_cast<long long>(view.splat.width) * view.splat.height;
     if (pixels <= 0) return;
-    depth_kernel<<<static_cast<unsigned>((pixels + 255) / 256), 256, 0, stream>>>(frame, pixels);
+    depth_kernel<<<static_cast<unsigned>((pixels + 255) / 256), 256, 0, stream>>>(view, frame,
+                                                                                  pixels);
     PLAB_CUDA_CHECK(cudaGetLastError());
     if (view.kind != MaterialKind::Liquid) return;
     const dim3 block(16, 16);

@@ -15,6 +15,10 @@ void launch_material_splat(const sim::Float4* positions, const sim::Float4* colo
                            const MaterialView& view, const MaterialFrame& frame,
                            cudaStream_t stream);
 
+// Step 1 for the scene's bodies: `count` triangles (world coordinates), one block each.
+void launch_material_bodies(const sim::GeoTriangle* triangles, int count, const MaterialView& view,
+                            const MaterialFrame& frame, cudaStream_t stream);
+
 // Steps 2 and 3: the eye distance of every pixel, then (liquid) filtered along x and y.
 void launch_material_depth(const MaterialView& view, const MaterialFrame& frame,
                            cudaStream_t stream);

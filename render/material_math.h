@@ -89,6 +89,14 @@ PLAB_HD inline sim::Vec3 payload_normal(std::uint32_t payload) {
 
 PLAB_HD inline std::uint32_t payload_tint(std::uint32_t payload) { return (payload >> 22) & 255u; }
 
+// Bit 31 of a payload: the pixel shows a body of the scene's geometry, not a particle.
+constexpr std::uint32_t kBodyBit = 1u << 31;
+
+PLAB_HD inline bool payload_is_body(std::uint32_t payload) { return (payload & kBodyBit) != 0; }
+
+// The bodies' grey, a little cooler than the sand.
+PLAB_HD inline sim::Vec3 body_albedo() { return {0.60f, 0.63f, 0.68f}; }
+
 // A particle's tint (0..255) from its id colour's channels: a stable hash of the colour.
 PLAB_HD inline std::uint32_t tint_of(float r, float g, float b) {
     std::uint32_t h = pack_rgba8(r, g, b, 1.f) * 2654435761u;

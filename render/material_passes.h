@@ -15,6 +15,7 @@
 #include "render/splat_math.h"
 #include "sim/core/hd.h"
 #include "sim/core/vec.h"
+#include "sim/geometry/geometry_view.h"
 
 namespace plab::render {
 
@@ -80,10 +81,99 @@ PLAB_HD inline void light_splat(const MaterialView& m, const MaterialFrame& f, f
         }
 }
 
-// Step 2 for pixel i.
-PLAB_HD inline void material_depth(const MaterialFrame& f, long long i) {
+// Step 1 for one triangle of the scene's bodies, its pixels shared by `threads` threads
+// (`thread` of them is this one): the triangle's key where it is nearer than what a pixel
+// holds, and (shadow_size > 0) its depth in the light map. A triangle is drawn where its
+// particle side (place_bodies winds every triangle to face the particles) faces the eye, and
+// casts a shadow where that side faces the sun: the camera sees into a drum or a tank through
+// its near wall, and the sun lights the inside. A triangle reaching behind the near plane is
+// not drawn (a camera inside a body sees through it).
+template <class Atomics>
+PLAB_HD inline void body_splat(const MaterialView& m, const MaterialFrame& f,
+                               const sim::GeoTriangle& t, int thread, int threads) {
+    using sim::Vec3;
+    const SplatView& v = m.splat;
+    const Vec3 face = sim::cross(t.b - t.a, t.c - t.a);
+    const Vec3 corners[3] = {t.a, t.b, t.c};
+    // The camera's picture.
+    float sx[3], sy[3], dist[3];
+    bool drawn = true;
+    for (int k = 0; k < 3; ++k) {
+        const Vec4f e = transform(v.view, corners[k].x, corners[k].y, corners[k].z, 1.f);
+        const Vec4f c = transform(v.projection, e.x, e.y, e.z, 1.f);
+        if (!(c.w > 0.f && c.z >= -c.w)) drawn = false;
+        dist[k] = -e.z;
+        sx[k] = (c.x / c.w * 0.5f + 0.5f) * float(v.width);
+        sy[k] = (c.y / c.w * 0.5f + 0.5f) * float(v.height);
+    }
+    const Vec3 n_view = normalized(rotate(v.view, face));
+    const Vec4f ea = transform(v.view, t.a.x, t.a.y, t.a.z, 1.f);
+    if (drawn && n_view.x * -ea.x + n_view.y * -ea.y + n_view.z * -ea.z > 0.f) {
+        const float area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
+        const float lo_x = fminf(sx[0], fminf(sx[1], sx[2])),
+                    hi_x = fmaxf(sx[0], fmaxf(sx[1], sx[2]));
+        const float lo_y = fminf(sy[0], fminf(sy[1], sy[2])),
+                    hi_y = fmaxf(sy[0], fmaxf(sy[1], sy[2]));
+        const int x0 = lo_x < 0.f ? 0 : int(lo_x), y0 = lo_y < 0.f ? 0 : int(lo_y);
+        const int x1 = hi_x > float(v.width - 1) ? v.width - 1 : int(hi_x);
+        const int y1 = hi_y > float(v.height - 1) ? v.height - 1 : int(hi_y);
+        const std::uint32_t payload = material_payload(n_view.x, n_view.y, 0) | kBodyBit;
+        const int w = x1 - x0 + 1;
+        const long long count = fabsf(area) > 0.f && x1 >= x0 && y1 >= y0
+                                    ? static_cast<long long>(w) * (y1 - y0 + 1)
+                                    : 0;
+        for (long long q = thread; q < count; q += threads) {
+            const int x = x0 + int(q % w), y = y0 + int(q / w);
+            const float px = float(x) + 0.5f, py = float(y) + 0.5f;
+            // Barycentric weights from the edge functions, each over the signed area.
+            const float b0 = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) / area;
+            const float b1 = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) / area;
+            const float b2 = 1.f - b0 - b1;
+            if (b0 < 0.f || b1 < 0.f || b2 < 0.f) continue;
+            // 1 / distance is linear on the screen.
+            const float d = 1.f / (b0 / dist[0] + b1 / dist[1] + b2 / dist[2]);
+            Atomics::min64(f.keys + static_cast<long long>(y) * v.width + x, make_key(d, payload));
+        }
+    }
+    // The light's picture (orthographic: depth is linear on the map).
+    if (m.shadow_size <= 0 || sim::dot(face, m.sun_world) <= 0.f) return;
+    const float n = float(m.shadow_size);
+    float lx[3], ly[3], ld[3];
+    for (int k = 0; k < 3; ++k) {
+        const Vec4f c = transform(m.light_clip, corners[k].x, corners[k].y, corners[k].z, 1.f);
+        lx[k] = (c.x * 0.5f + 0.5f) * n;
+        ly[k] = (c.y * 0.5f + 0.5f) * n;
+        ld[k] = 0.5f * c.z + 0.5f;
+    }
+    const float area = (lx[1] - lx[0]) * (ly[2] - ly[0]) - (lx[2] - lx[0]) * (ly[1] - ly[0]);
+    if (!(fabsf(area) > 0.f)) return;
+    const float lo_x = fminf(lx[0], fminf(lx[1], lx[2])), hi_x = fmaxf(lx[0], fmaxf(lx[1], lx[2]));
+    const float lo_y = fminf(ly[0], fminf(ly[1], ly[2])), hi_y = fmaxf(ly[0], fmaxf(ly[1], ly[2]));
+    const int x0 = lo_x < 0.f ? 0 : int(lo_x), y0 = lo_y < 0.f ? 0 : int(lo_y);
+    const int x1 = hi_x > n - 1.f ? m.shadow_size - 1 : int(hi_x);
+    const int y1 = hi_y > n - 1.f ? m.shadow_size - 1 : int(hi_y);
+    if (x1 < x0 || y1 < y0) return;
+    const int w = x1 - x0 + 1;
+    const long long count = static_cast<long long>(w) * (y1 - y0 + 1);
+    for (long long q = thread; q < count; q += threads) {
+        const int x = x0 + int(q % w), y = y0 + int(q / w);
+        const float px = float(x) + 0.5f, py = float(y) + 0.5f;
+        const float b0 = ((lx[1] - px) * (ly[2] - py) - (lx[2] - px) * (ly[1] - py)) / area;
+        const float b1 = ((lx[2] - px) * (ly[0] - py) - (lx[0] - px) * (ly[2] - py)) / area;
+        const float b2 = 1.f - b0 - b1;
+        if (b0 < 0.f || b1 < 0.f || b2 < 0.f) continue;
+        Atomics::min32(f.light + static_cast<long long>(y) * m.shadow_size + x,
+                       order_key(b0 * ld[0] + b1 * ld[1] + b2 * ld[2]));
+    }
+}
+
+// Step 2 for pixel i: the eye distance of what the pixel shows, 0 where empty; the liquid's
+// image leaves the bodies' pixels empty too, so its filter never blends a wall into it.
+PLAB_HD inline void material_depth(const MaterialView& m, const MaterialFrame& f, long long i) {
     const std::uint64_t key = f.keys[i];
-    f.dist[i] = key == kEmptyKey ? 0.f : key_depth(key);
+    const bool skip = key == kEmptyKey || (m.kind == MaterialKind::Liquid &&
+                                           payload_is_body(static_cast<std::uint32_t>(key)));
+    f.dist[i] = skip ? 0.f : key_depth(key);
 }
 
 // Step 3 for pixel (x, y) along x (`along_x`) from `src` to `dst`: a local linear fit of the
@@ -208,7 +298,21 @@ PLAB_HD inline MaterialPixel material_shade(const MaterialView& m, const Materia
     const std::uint32_t payload = static_cast<std::uint32_t>(key);
     Vec3 colour;
     float d = f.dist[i];
-    if (m.kind == MaterialKind::Liquid) {
+    if (payload_is_body(payload)) {
+        d = key_depth(key);
+        const Vec3 n = payload_normal(payload);
+        const Vec3 p = eye_point(v, float(x), float(y), d);
+        float ao = 1.f, lit = 1.f;
+        if (m.kind == MaterialKind::Grains) {
+            ao = grain_occlusion(m, f, x, y, p, n);
+            const Vec3 e = p + n * (0.5f * v.radius);
+            const Vec4f w4 = transform(m.view_to_world, e.x, e.y, e.z, 1.f);
+            lit = grain_lit(m, f, Vec3{w4.x, w4.y, w4.z});
+        }
+        const float sun = sim::dot(n, m.sun_view);
+        colour =
+            body_albedo() * (m.ambient * ao + (1.f - m.ambient) * (sun > 0.f ? sun : 0.f) * lit);
+    } else if (m.kind == MaterialKind::Liquid) {
         if (d <= 0.f) d = key_depth(key);
         colour = shade_liquid(m, eye_point(v, float(x), float(y), d), liquid_normal(m, f, x, y),
                               f.thickness[i]);

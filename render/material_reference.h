@@ -29,10 +29,11 @@ struct MaterialImages {
     }
 };
 
-// The whole frame of `positions` with their id `colors` (RGBA 0..1) as `m` draws it.
+// The whole frame of `positions` with their id `colors` (RGBA 0..1) and the scene's body
+// `triangles` as `m` draws it.
 inline MaterialImages material_reference(std::span<const sim::Float4> positions,
-                                         std::span<const sim::Float4> colors,
-                                         const MaterialView& m) {
+                                         std::span<const sim::Float4> colors, const MaterialView& m,
+                                         std::span<const sim::GeoTriangle> triangles = {}) {
     const std::size_t w = static_cast<std::size_t>(m.splat.width), h = m.splat.height;
     MaterialImages im;
     im.keys.assign(w * h, kEmptyKey);
@@ -46,7 +47,8 @@ inline MaterialImages material_reference(std::span<const sim::Float4> positions,
         material_splat<CpuAtomics>(m, f, p.x, p.y, p.z, c.x, c.y, c.z);
         if (m.shadow_size > 0) light_splat<CpuAtomics>(m, f, p.x, p.y, p.z);
     }
-    for (std::size_t i = 0; i < w * h; ++i) material_depth(f, static_cast<long long>(i));
+    for (const sim::GeoTriangle& t : triangles) body_splat<CpuAtomics>(m, f, t, 0, 1);
+    for (std::size_t i = 0; i < w * h; ++i) material_depth(m, f, static_cast<long long>(i));
     im.raw_dist = im.dist;
     if (m.kind == MaterialKind::Liquid) {
         for (int y = 0; y < int(h); ++y)

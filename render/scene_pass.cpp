@@ -105,7 +105,8 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
 
     if (renderer_ == ParticleRendererKind::Cuda) {
         if (!splat_) splat_ = std::make_unique<SplatRenderer>();
-        splat_->set_look(look_, what.material, what.domain);
+        splat_->set_look(look_, what.material, what.domain,
+                         what.show_bodies ? what.bodies : nullptr);
         if (fed_device_) {
             splat_->draw_device(fed_, view, particles_.lighting(), what.radius, viewport.x,
                                 viewport.y, viewport.width, viewport.height);
@@ -129,7 +130,10 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
                               what.orifice_radius, view_projection, kBoxColor);
         }
     }
-    if (what.show_bodies && what.bodies) {
+    // The material look shades the bodies itself (the CUDA renderer); the data look draws
+    // their outline edges.
+    const bool shaded_bodies = look_ == Look::Material && renderer_ == ParticleRendererKind::Cuda;
+    if (what.show_bodies && what.bodies && !shaded_bodies) {
         if (what.bodies != drawn_bodies_) {
             const std::vector<sim::Vec3> ends = sim::outline_edges(*what.bodies);
             std::vector<glm::vec3> points(ends.size());

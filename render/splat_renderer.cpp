@@ -45,10 +45,12 @@ SplatView make_splat_view(const RenderView& view, const Lighting& lighting, floa
     return v;
 }
 
-void SplatRenderer::set_look(Look look, MaterialKind kind, const sim::Domain& domain) {
+void SplatRenderer::set_look(Look look, MaterialKind kind, const sim::Domain& domain,
+                             std::shared_ptr<const sim::SceneGeometry> bodies) {
     look_ = look;
     kind_ = kind;
     domain_ = domain;
+    bodies_ = std::move(bodies);
 }
 
 std::string splat_unavailable_reason(bool cuda_backend) {
@@ -142,6 +144,8 @@ struct SplatRenderer::Cuda {
     // The material look's images (render/material_passes.h), made at its first frame.
     sim::cuda::DeviceBuffer<float> thickness, dist, scratch;
     sim::cuda::DeviceBuffer<std::uint32_t> light;
+    sim::cuda::DeviceBuffer<sim::GeoTriangle> triangles;
+    int triangle_count = 0;
 
     Cuda() {
         PLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -242,6 +246,18 @@ void SplatRenderer::run_passes(const void* positions, const void* colors, int co
             c.scratch.resize(pixels);
             c.light.resize(texels);
         }
+        // The bodies' triangles, uploaded when the scene's geometry changes.
+        if (bodies_ != uploaded_bodies_) {
+            const std::size_t n = bodies_ ? bodies_->triangles.size() : 0;
+            PLAB_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+            sim::cuda::require_free_device_memory(c.triangles.growth_bytes(n),
+                                                  "the bodies' triangles for the material look");
+            c.triangles.resize(n);
+            if (n > 0) c.triangles.upload(bodies_->triangles, c.stream);
+            PLAB_CUDA_CHECK(cudaStreamSynchronize(c.stream));
+            c.triangle_count = static_cast<int>(n);
+            uploaded_bodies_ = bodies_;
+        }
         MaterialFrame f{c.keys.data(), c.thickness.data(), c.dist.data(), c.scratch.data(),
                         c.light.data()};
         PLAB_CUDA_CHECK(cudaEventRecord(c.events[0], c.stream));
@@ -253,6 +269,7 @@ void SplatRenderer::run_passes(const void* positions, const void* colors, int co
             PLAB_CUDA_CHECK(cudaMemsetAsync(c.light.data(), 0xff, texels * 4, c.stream));
         PLAB_CUDA_CHECK(cudaEventRecord(c.events[1], c.stream));
         cuda::launch_material_splat(pos, col, count, m, f, c.stream);
+        cuda::launch_material_bodies(c.triangles.data(), c.triangle_count, m, f, c.stream);
         PLAB_CUDA_CHECK(cudaEventRecord(c.events[2], c.stream));
         cuda::launch_material_depth(m, f, c.stream);
         PLAB_CUDA_CHECK(cudaEventRecord(c.events[3], c.stream));

@@ -17,6 +17,7 @@
 #include "render/particle_renderer.h"
 #include "render/shader_program.h"
 #include "render/splat_math.h"
+#include "sim/geometry/scene_geometry.h"
 
 namespace plab::render {
 
@@ -70,7 +71,9 @@ class SplatRenderer {
 
     // The look of the next draws: the data look (colour maps), or the material look of
     // `kind` with its light map fitted around `domain` (render/material_passes.h).
-    void set_look(Look look, MaterialKind kind, const sim::Domain& domain);
+    // `bodies` (null: none) are drawn and shadowed with the particles in the material look.
+    void set_look(Look look, MaterialKind kind, const sim::Domain& domain,
+                  std::shared_ptr<const sim::SceneGeometry> bodies = nullptr);
     Look look() const { return look_; }
 
     // The newest finished frame's timings without waiting (nothing until one has finished).
@@ -94,6 +97,9 @@ class SplatRenderer {
     Look look_ = Look::Data;
     MaterialKind kind_ = MaterialKind::Grains;
     sim::Domain domain_;
+    std::shared_ptr<const sim::SceneGeometry> bodies_;
+    // Whose triangles the device holds (kept, so a new scene's bodies never pass for them).
+    std::shared_ptr<const sim::SceneGeometry> uploaded_bodies_;
     std::size_t device_count_ = 0;  // particles the last device feed exported
     double map_host_ms_ = 0;        // the last draw's map + unmap, host wall clock
 

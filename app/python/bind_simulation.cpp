@@ -285,6 +285,20 @@ The run is resolved exactly as `particle-lab bench` resolves the same request.)"
             "Starts the scene again (with the parameters set so far); after load(), goes back "
             "to the loaded checkpoint.")
         .def(
+            "picture",
+            [](S& s, const std::string& look, int width, int height) {
+                const Picture p = unlocked(s, [&] { return s.picture(look, width, height); });
+                pyb::array_t<std::uint8_t> a({p.height, p.width, 4});
+                std::memcpy(a.mutable_data(), p.rgba.data(), p.rgba.size());
+                return a;
+            },
+            pyb::arg("look") = "data", pyb::arg("width") = 640, pyb::arg("height") = 360,
+            "A picture of the particles as the window's camera opens on them: a new (height, "
+            "width, 4) uint8 RGBA array, top row first. look='data' colours by speed; "
+            "'material' draws the liquid's surface (SPH) or shaded grains with occlusion and "
+            "shadows (DEM), and the scene's bodies. Drawn on the CPU by the reference of the "
+            "CUDA renderer's passes: seconds for a million particles.")
+        .def(
             "positions",
             [](S& s) {
                 const Arrays a = unlocked(s, [&] { return s.arrays(); });

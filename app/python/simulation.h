@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/python/picture.h"
 #include "sim/engine/simulator.h"
 #include "sim/io/checkpoint.h"
 #include "sim/model/params.h"
@@ -82,6 +83,10 @@ class Simulation {
     const std::vector<std::string>& pending_reset() const { return pending_reset_; }
 
     Arrays arrays();
+    // A picture of the particles (picture.h).
+    Picture picture(const std::string& look, int width, int height) {
+        return draw_picture(*run_, look, width, height);
+    }
     sim::SimStats stats() { return run_->simulator().stats(run_->params()); }
 
     // `particle-lab bench` on this simulation's request (backend, scene, count, parameters)

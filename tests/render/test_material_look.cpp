@@ -239,3 +239,75 @@ TEST(MaterialLook, AGrainAboveAFloorShadowsTheFloorWhereTheLightMapSays) {
 
 }  // namespace
 }  // namespace plab::render
+
+namespace plab::render {
+namespace {
+
+// Two triangles of a square of side 2h at height y, wound to face up (+y), or down.
+std::vector<sim::GeoTriangle> floor_square(float y, float h, bool up) {
+    const Vec3 a{-h, y, -h}, b{h, y, -h}, c{h, y, h}, d{-h, y, h};
+    // Counter-clockwise seen from above: a, d, c and a, c, b face +y.
+    if (up) return {{a, d, c, 0, 3, 2, 0}, {a, c, b, 0, 2, 1, 0}};
+    return {{a, c, d, 0, 2, 3, 0}, {a, b, c, 0, 1, 2, 0}};
+}
+
+int luminance(std::uint32_t rgba) {
+    return int(rgba & 255) + int((rgba >> 8) & 255) + int((rgba >> 16) & 255);
+}
+
+TEST(MaterialLook, ABodyIsShadedAndTakesTheGrainsShadow) {
+    const float r = 0.01f;
+    std::vector<Float4> ball;
+    for (int i = -3; i <= 3; ++i)
+        for (int j = -3; j <= 3; ++j)
+            for (int k = -3; k <= 3; ++k)
+                if (i * i + j * j + k * k <= 9)
+                    ball.push_back({2.f * r * i, 0.25f + 2.f * r * j, 2.f * r * k, 0});
+    const std::vector<sim::GeoTriangle> ground = floor_square(0.f, 0.6f, true);
+    const Camera c = camera({0, 1.f, 1.2f}, {0, 0, 0}, r);
+    const MaterialView m = make_material_view(
+        c.splat, c.view, {{-0.65f, -0.05f, -0.65f}, {0.65f, 0.4f, 0.65f}}, MaterialKind::Grains);
+    const MaterialImages im = material_reference(ball, id_colours(ball.size()), m, ground);
+    auto pixel_of = [&](Vec3 w) {
+        const glm::vec4 clip = c.view.projection * c.view.view * glm::vec4(w.x, w.y, w.z, 1.f);
+        const int x = int((clip.x / clip.w * 0.5f + 0.5f) * 200.f);
+        const int y = int((clip.y / clip.w * 0.5f + 0.5f) * 200.f);
+        return std::size_t(y) * 200 + x;
+    };
+    const float t = 0.25f / m.sun_world.y;
+    const Vec3 shade = Vec3{0, 0.25f, 0} - m.sun_world * t;  // the ball's shadow on the ground
+    const Vec3 open{-shade.x, 0.f, -shade.z};
+    const std::size_t in_shade = pixel_of(shade), in_sun = pixel_of(open);
+    ASSERT_NE(im.keys[in_shade], kEmptyKey);
+    ASSERT_TRUE(payload_is_body(static_cast<std::uint32_t>(im.keys[in_shade])));
+    ASSERT_TRUE(payload_is_body(static_cast<std::uint32_t>(im.keys[in_sun])));
+    EXPECT_LT(luminance(im.pixels[in_shade].rgba), luminance(im.pixels[in_sun].rgba) * 6 / 10);
+    // The ball is drawn over the ground it stands above.
+    EXPECT_FALSE(payload_is_body(static_cast<std::uint32_t>(im.keys[pixel_of({0, 0.25f, 0})])));
+}
+
+TEST(MaterialLook, ABodyIsDrawnWhereItsParticleSideFacesTheEyeAndHidesWhatLiesBehind) {
+    const float r = 0.02f;
+    const std::vector<Float4> bead{{0, 0, 0, 0}};
+    // A wall between the eye (above) and the bead: facing up it hides the bead; facing down
+    // (its particles below it, as a tank's near wall seen from outside) it is left out.
+    const Camera c = camera({0, 1.f, 0.001f}, {0, 0, 0}, r, 64, 64);
+    const MaterialView m =
+        make_material_view(c.splat, c.view, {{-1, -1, -1}, {1, 1, 1}}, MaterialKind::Liquid);
+    const std::size_t centre = 32 * 64 + 32;
+    const MaterialImages up =
+        material_reference(bead, id_colours(1), m, floor_square(0.3f, 0.2f, true));
+    const MaterialImages down =
+        material_reference(bead, id_colours(1), m, floor_square(0.3f, 0.2f, false));
+    ASSERT_NE(up.keys[centre], kEmptyKey);
+    EXPECT_TRUE(payload_is_body(static_cast<std::uint32_t>(up.keys[centre])));
+    EXPECT_NEAR(key_depth(up.keys[centre]), 0.7f, 0.002f);
+    ASSERT_NE(down.keys[centre], kEmptyKey);
+    EXPECT_FALSE(payload_is_body(static_cast<std::uint32_t>(down.keys[centre])));
+    // The liquid's filter never takes the wall's depth: the wall's pixels stay out of it.
+    EXPECT_EQ(up.dist[centre], 0.f);
+    EXPECT_NE(up.pixels[centre].rgba >> 24, 0u);
+}
+
+}  // namespace
+}  // namespace plab::render
