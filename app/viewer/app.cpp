@@ -414,6 +414,11 @@ bool App::frame() {
     if (!fb.empty()) {
         choose_renderer();
         feed_particles();
+        if (!look_told_) {  // --look material where the GL sprites draw: said once, at the start
+            look_told_ = true;
+            if (const std::string why = frame_.scene().look_fallback(); !why.empty())
+                std::fprintf(stderr, "particle-lab: --look material: %s\n", why.c_str());
+        }
         draw_scene(fb);
         video_tick();
     }

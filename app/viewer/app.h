@@ -109,6 +109,7 @@ class App {
     bool run_video_ = false;         // video_ is --video's (the run ends with it)
     long long saved_multiple_ = -1;  // --save-every: the last multiple of its interval passed
     long frames_ = 0;
+    bool look_told_ = false;  // the material look's fallback said (the first drawn frame)
     std::chrono::steady_clock::time_point last_frame_start_;
     double measured_ms_ = 0;  // sum of frame times after the first frame, for the exit summary
 

@@ -54,6 +54,31 @@ TEST(FrameBench, TheCudaRendererOnTheCpuBackendSaysWhyTheSpritesDraw) {
     EXPECT_EQ(s.find("renderer: splat"), std::string::npos) << s;
 }
 
+TEST(FrameBench, TheMaterialLookWithTheGlSpritesSaysTheDataLookIsDrawn) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.particles = 1000;
+    c.steps = 2;
+    c.warmup = 0;
+    c.render = "host";
+    c.width = 160;
+    c.height = 120;
+    c.look = "material";
+    std::ostringstream out;
+    try {
+        run_bench(c, out, nullptr);
+    } catch (const render::EglUnavailable& e) {
+        GTEST_SKIP() << "no EGL display here: " << e.what();
+    }
+    const std::string s = out.str();
+    EXPECT_NE(s.find("look         material asked, data drawn: the material look is drawn by "
+                     "the CUDA renderer"),
+              std::string::npos)
+        << s;
+    c.look = "shiny";
+    EXPECT_THROW(run_bench(c, out, nullptr), Error);
+}
+
 TEST(FrameBench, RenderModeIsChecked) {
     BenchConfig c;
     c.backend = sim::Backend::Cpu;
