@@ -22,6 +22,9 @@ namespace plab::render {
 // Which material a run's particles are: SPH's liquid or DEM's grains.
 enum class MaterialKind : std::uint8_t { Liquid, Grains };
 
+// The grains' colours: sand (warm, matt) or glass beads (pale, with a highlight).
+enum class GrainPalette : std::uint8_t { Sand, Glass };
+
 // How particles are drawn: `Data` (colour maps, render/splat_math.h) or `Material`.
 enum class Look : std::uint8_t { Data, Material };
 
@@ -41,7 +44,8 @@ struct MaterialView {
     // distance, i.e. pixels at distance d are reach_px_m / d; and its depth range (m).
     float reach_px_m = 0.f;
     float filter_range = 0.f;
-    // Grains: the occlusion's sample radius (m) and the ambient light.
+    // Grains: their palette, the occlusion's sample radius (m) and the ambient light.
+    GrainPalette palette = GrainPalette::Sand;
     float ao_radius = 0.f;
     float ambient = 0.3f;
 };
@@ -239,10 +243,11 @@ PLAB_HD inline sim::Vec3 depth_normal(const SplatView& v, int x, int y, Dist dis
 
 // ---- the grains -------------------------------------------------------------------------------
 
-// Sand: a warm albedo, each grain lighter or darker by its tint.
-PLAB_HD inline sim::Vec3 grain_albedo(std::uint32_t tint) {
-    const float v = 0.78f + 0.44f * (float(tint) / 255.f);
-    return sim::Vec3{0.74f, 0.62f, 0.43f} * v;
+// A grain's albedo, lighter or darker by its tint: sand warm and varied, glass pale and even.
+PLAB_HD inline sim::Vec3 grain_albedo(std::uint32_t tint, GrainPalette palette) {
+    const float t = float(tint) / 255.f;
+    if (palette == GrainPalette::Glass) return sim::Vec3{0.62f, 0.71f, 0.74f} * (0.9f + 0.2f * t);
+    return sim::Vec3{0.74f, 0.62f, 0.43f} * (0.78f + 0.44f * t);
 }
 
 // The occlusion's sample k of kAoSamples: a point in the unit hemisphere about +z, spread by
@@ -282,7 +287,16 @@ PLAB_HD inline sim::Vec3 shade_grain(const MaterialView& m, sim::Vec3 n, std::ui
                                      float lit, float ao) {
     const float d = sim::dot(n, m.sun_view);
     const float light = m.ambient * ao + (1.f - m.ambient) * (d > 0.f ? d : 0.f) * lit;
-    return grain_albedo(tint) * light;
+    sim::Vec3 c = grain_albedo(tint, m.palette) * light;
+    if (m.palette == GrainPalette::Glass && lit > 0.f) {
+        // Glass shines: a sharp highlight of the sun, seen from straight on (the splat's
+        // hemisphere faces the eye along +z).
+        const sim::Vec3 h = normalized(m.sun_view + sim::Vec3{0.f, 0.f, 1.f});
+        const float nh = sim::dot(n, h);
+        const float s = nh > 0.f ? 0.7f * lit * powf(nh, 60.f) : 0.f;
+        c = c + sim::Vec3{s, s, s};
+    }
+    return c;
 }
 
 }  // namespace plab::render

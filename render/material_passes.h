@@ -81,6 +81,34 @@ PLAB_HD inline void light_splat(const MaterialView& m, const MaterialFrame& f, f
         }
 }
 
+// Calls `covered(x, y, b0, b1, b2)` for each pixel of a width × height image whose centre lies
+// in the triangle with window corners (xs[k], ys[k]), with its barycentric weights; the
+// pixels of its bounding box are shared by `threads` threads (`thread` of them is this one).
+template <class Covered>
+PLAB_HD inline void raster_triangle(const float xs[3], const float ys[3], int width, int height,
+                                    int thread, int threads, Covered covered) {
+    const float area = (xs[1] - xs[0]) * (ys[2] - ys[0]) - (xs[2] - xs[0]) * (ys[1] - ys[0]);
+    if (!(fabsf(area) > 0.f)) return;  // edge-on, or NaN
+    const float lo_x = fminf(xs[0], fminf(xs[1], xs[2])), hi_x = fmaxf(xs[0], fmaxf(xs[1], xs[2]));
+    const float lo_y = fminf(ys[0], fminf(ys[1], ys[2])), hi_y = fmaxf(ys[0], fmaxf(ys[1], ys[2]));
+    if (!(hi_x >= 0.f && hi_y >= 0.f && lo_x <= float(width) && lo_y <= float(height))) return;
+    const int x0 = lo_x < 0.f ? 0 : int(lo_x), y0 = lo_y < 0.f ? 0 : int(lo_y);
+    const int x1 = hi_x > float(width - 1) ? width - 1 : int(hi_x);
+    const int y1 = hi_y > float(height - 1) ? height - 1 : int(hi_y);
+    if (x1 < x0 || y1 < y0) return;
+    const int w = x1 - x0 + 1;
+    const long long count = static_cast<long long>(w) * (y1 - y0 + 1);
+    for (long long q = thread; q < count; q += threads) {
+        const int x = x0 + int(q % w), y = y0 + int(q / w);
+        const float px = float(x) + 0.5f, py = float(y) + 0.5f;
+        // Barycentric weights from the edge functions, each over the signed area.
+        const float b0 = ((xs[1] - px) * (ys[2] - py) - (xs[2] - px) * (ys[1] - py)) / area;
+        const float b1 = ((xs[2] - px) * (ys[0] - py) - (xs[0] - px) * (ys[2] - py)) / area;
+        const float b2 = 1.f - b0 - b1;
+        if (b0 >= 0.f && b1 >= 0.f && b2 >= 0.f) covered(x, y, b0, b1, b2);
+    }
+}
+
 // Step 1 for one triangle of the scene's bodies, its pixels shared by `threads` threads
 // (`thread` of them is this one): the triangle's key where it is nearer than what a pixel
 // holds, and (shadow_size > 0) its depth in the light map. A triangle is drawn where its
@@ -109,31 +137,14 @@ PLAB_HD inline void body_splat(const MaterialView& m, const MaterialFrame& f,
     const Vec3 n_view = normalized(rotate(v.view, face));
     const Vec4f ea = transform(v.view, t.a.x, t.a.y, t.a.z, 1.f);
     if (drawn && n_view.x * -ea.x + n_view.y * -ea.y + n_view.z * -ea.z > 0.f) {
-        const float area = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0]);
-        const float lo_x = fminf(sx[0], fminf(sx[1], sx[2])),
-                    hi_x = fmaxf(sx[0], fmaxf(sx[1], sx[2]));
-        const float lo_y = fminf(sy[0], fminf(sy[1], sy[2])),
-                    hi_y = fmaxf(sy[0], fmaxf(sy[1], sy[2]));
-        const int x0 = lo_x < 0.f ? 0 : int(lo_x), y0 = lo_y < 0.f ? 0 : int(lo_y);
-        const int x1 = hi_x > float(v.width - 1) ? v.width - 1 : int(hi_x);
-        const int y1 = hi_y > float(v.height - 1) ? v.height - 1 : int(hi_y);
         const std::uint32_t payload = material_payload(n_view.x, n_view.y, 0) | kBodyBit;
-        const int w = x1 - x0 + 1;
-        const long long count = fabsf(area) > 0.f && x1 >= x0 && y1 >= y0
-                                    ? static_cast<long long>(w) * (y1 - y0 + 1)
-                                    : 0;
-        for (long long q = thread; q < count; q += threads) {
-            const int x = x0 + int(q % w), y = y0 + int(q / w);
-            const float px = float(x) + 0.5f, py = float(y) + 0.5f;
-            // Barycentric weights from the edge functions, each over the signed area.
-            const float b0 = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) / area;
-            const float b1 = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) / area;
-            const float b2 = 1.f - b0 - b1;
-            if (b0 < 0.f || b1 < 0.f || b2 < 0.f) continue;
-            // 1 / distance is linear on the screen.
-            const float d = 1.f / (b0 / dist[0] + b1 / dist[1] + b2 / dist[2]);
-            Atomics::min64(f.keys + static_cast<long long>(y) * v.width + x, make_key(d, payload));
-        }
+        raster_triangle(sx, sy, v.width, v.height, thread, threads,
+                        [&](int x, int y, float b0, float b1, float b2) {
+                            // 1 / distance is linear on the screen.
+                            const float d = 1.f / (b0 / dist[0] + b1 / dist[1] + b2 / dist[2]);
+                            Atomics::min64(f.keys + static_cast<long long>(y) * v.width + x,
+                                           make_key(d, payload));
+                        });
     }
     // The light's picture (orthographic: depth is linear on the map).
     if (m.shadow_size <= 0 || sim::dot(face, m.sun_world) <= 0.f) return;
@@ -145,26 +156,11 @@ PLAB_HD inline void body_splat(const MaterialView& m, const MaterialFrame& f,
         ly[k] = (c.y * 0.5f + 0.5f) * n;
         ld[k] = 0.5f * c.z + 0.5f;
     }
-    const float area = (lx[1] - lx[0]) * (ly[2] - ly[0]) - (lx[2] - lx[0]) * (ly[1] - ly[0]);
-    if (!(fabsf(area) > 0.f)) return;
-    const float lo_x = fminf(lx[0], fminf(lx[1], lx[2])), hi_x = fmaxf(lx[0], fmaxf(lx[1], lx[2]));
-    const float lo_y = fminf(ly[0], fminf(ly[1], ly[2])), hi_y = fmaxf(ly[0], fmaxf(ly[1], ly[2]));
-    const int x0 = lo_x < 0.f ? 0 : int(lo_x), y0 = lo_y < 0.f ? 0 : int(lo_y);
-    const int x1 = hi_x > n - 1.f ? m.shadow_size - 1 : int(hi_x);
-    const int y1 = hi_y > n - 1.f ? m.shadow_size - 1 : int(hi_y);
-    if (x1 < x0 || y1 < y0) return;
-    const int w = x1 - x0 + 1;
-    const long long count = static_cast<long long>(w) * (y1 - y0 + 1);
-    for (long long q = thread; q < count; q += threads) {
-        const int x = x0 + int(q % w), y = y0 + int(q / w);
-        const float px = float(x) + 0.5f, py = float(y) + 0.5f;
-        const float b0 = ((lx[1] - px) * (ly[2] - py) - (lx[2] - px) * (ly[1] - py)) / area;
-        const float b1 = ((lx[2] - px) * (ly[0] - py) - (lx[0] - px) * (ly[2] - py)) / area;
-        const float b2 = 1.f - b0 - b1;
-        if (b0 < 0.f || b1 < 0.f || b2 < 0.f) continue;
-        Atomics::min32(f.light + static_cast<long long>(y) * m.shadow_size + x,
-                       order_key(b0 * ld[0] + b1 * ld[1] + b2 * ld[2]));
-    }
+    raster_triangle(lx, ly, m.shadow_size, m.shadow_size, thread, threads,
+                    [&](int x, int y, float b0, float b1, float b2) {
+                        Atomics::min32(f.light + static_cast<long long>(y) * m.shadow_size + x,
+                                       order_key(b0 * ld[0] + b1 * ld[1] + b2 * ld[2]));
+                    });
 }
 
 // Step 2 for pixel i: the eye distance of what the pixel shows, 0 where empty; the liquid's

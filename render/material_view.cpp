@@ -1,19 +1,13 @@
 #include "render/material_view.h"
 
 #include <cmath>
-#include <cstring>
 
 #include <glm/gtc/matrix_transform.hpp>
-#include <glm/gtc/type_ptr.hpp>
+
+#include "render/glm_matrix.h"
 
 namespace plab::render {
 namespace {
-
-Mat4 to_mat4(const glm::mat4& m) {
-    Mat4 out;
-    std::memcpy(out.m, glm::value_ptr(m), sizeof out.m);
-    return out;
-}
 
 // The sun: high and to one side, so grains throw shadows the camera sees.
 const glm::vec3 kSunWorld = glm::normalize(glm::vec3(-0.45f, 1.f, 0.35f));
@@ -25,10 +19,12 @@ constexpr sim::EnumName<Look> kLookNames[] = {{Look::Data, "data"}, {Look::Mater
 std::span<const sim::EnumName<Look>> look_names() { return kLookNames; }
 
 MaterialView make_material_view(const SplatView& splat, const RenderView& view,
-                                const sim::Domain& domain, MaterialKind kind, bool shadows) {
+                                const sim::Domain& domain, MaterialKind kind, bool shadows,
+                                GrainPalette palette) {
     MaterialView m;
     m.splat = splat;
     m.kind = kind;
+    m.palette = palette;
     m.view_to_world = to_mat4(glm::inverse(view.view));
     const glm::vec3 sun_view = glm::normalize(glm::mat3(view.view) * kSunWorld);
     m.sun_view = {sun_view.x, sun_view.y, sun_view.z};

@@ -21,6 +21,7 @@ constexpr int kShadowMapSize = 2048;
 // `splat` is the camera's splat view (make_splat_view); `domain` the box the particles live
 // in, which the light map covers; `shadows` off leaves shadow_size 0.
 MaterialView make_material_view(const SplatView& splat, const RenderView& view,
-                                const sim::Domain& domain, MaterialKind kind, bool shadows = true);
+                                const sim::Domain& domain, MaterialKind kind, bool shadows = true,
+                                GrainPalette palette = GrainPalette::Sand);
 
 }  // namespace plab::render

@@ -106,7 +106,7 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
     if (renderer_ == ParticleRendererKind::Cuda) {
         if (!splat_) splat_ = std::make_unique<SplatRenderer>();
         splat_->set_look(look_, what.material, what.domain,
-                         what.show_bodies ? what.bodies : nullptr);
+                         what.show_bodies ? what.bodies : nullptr, what.palette);
         if (fed_device_) {
             splat_->draw_device(fed_, view, particles_.lighting(), what.radius, viewport.x,
                                 viewport.y, viewport.width, viewport.height);

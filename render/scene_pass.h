@@ -58,6 +58,7 @@ struct SceneLayers {
     bool show_bodies = true;
     // What the particles are in the material look: SPH's liquid, DEM's grains.
     MaterialKind material = MaterialKind::Grains;
+    GrainPalette palette = GrainPalette::Sand;  // the grains' colours (the run's preset)
 };
 
 // The layers of a scene running with these parameters in this domain, box and collider shown.

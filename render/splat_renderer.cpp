@@ -1,12 +1,10 @@
 #include "render/splat_renderer.h"
 
 #include <chrono>
-#include <cstring>
 #include <string>
 
-#include <glm/gtc/type_ptr.hpp>
-
 #include "render/gl_check.h"  // glad first: cuda_gl_interop.h includes <GL/gl.h>
+#include "render/glm_matrix.h"
 #include "render/interop_buffer.h"
 #include "render/particle_feed.h"
 
@@ -22,15 +20,7 @@
 #endif
 
 namespace plab::render {
-namespace {
-
-Mat4 to_mat4(const glm::mat4& m) {
-    Mat4 out;
-    std::memcpy(out.m, glm::value_ptr(m), sizeof out.m);
-    return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 SplatView make_splat_view(const RenderView& view, const Lighting& lighting, float radius, int width,
                           int height) {
@@ -46,9 +36,11 @@ SplatView make_splat_view(const RenderView& view, const Lighting& lighting, floa
 }
 
 void SplatRenderer::set_look(Look look, MaterialKind kind, const sim::Domain& domain,
-                             std::shared_ptr<const sim::SceneGeometry> bodies) {
+                             std::shared_ptr<const sim::SceneGeometry> bodies,
+                             GrainPalette palette) {
     look_ = look;
     kind_ = kind;
+    palette_ = palette;
     domain_ = domain;
     bodies_ = std::move(bodies);
 }
@@ -233,7 +225,7 @@ void SplatRenderer::run_passes(const void* positions, const void* colors, int co
     const auto* pos = static_cast<const sim::Float4*>(positions);
     const auto* col = static_cast<const sim::Float4*>(colors);
     if (look_ == Look::Material) {
-        const MaterialView m = make_material_view(v, view, domain_, kind_);
+        const MaterialView m = make_material_view(v, view, domain_, kind_, true, palette_);
         const std::size_t pixels = c.keys.size();
         const std::size_t texels = static_cast<std::size_t>(m.shadow_size) * m.shadow_size;
         const std::size_t growth = c.thickness.growth_bytes(pixels) + c.dist.growth_bytes(pixels) +

@@ -73,7 +73,8 @@ class SplatRenderer {
     // `kind` with its light map fitted around `domain` (render/material_passes.h).
     // `bodies` (null: none) are drawn and shadowed with the particles in the material look.
     void set_look(Look look, MaterialKind kind, const sim::Domain& domain,
-                  std::shared_ptr<const sim::SceneGeometry> bodies = nullptr);
+                  std::shared_ptr<const sim::SceneGeometry> bodies = nullptr,
+                  GrainPalette palette = GrainPalette::Sand);
     Look look() const { return look_; }
 
     // The newest finished frame's timings without waiting (nothing until one has finished).
@@ -96,6 +97,7 @@ class SplatRenderer {
     int width_ = 0, height_ = 0;
     Look look_ = Look::Data;
     MaterialKind kind_ = MaterialKind::Grains;
+    GrainPalette palette_ = GrainPalette::Sand;
     sim::Domain domain_;
     std::shared_ptr<const sim::SceneGeometry> bodies_;
     // Whose triangles the device holds (kept, so a new scene's bodies never pass for them).

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include <glm/glm.hpp>
-#include <glm/gtc/type_ptr.hpp>
 
+#include "render/glm_matrix.h"
 #include "render/material_reference.h"
 #include "render/material_view.h"
 #include "render/orbit_camera.h"
@@ -17,12 +17,6 @@
 
 namespace plab::app {
 namespace {
-
-render::Mat4 to_mat4(const glm::mat4& m) {
-    render::Mat4 out;
-    std::memcpy(out.m, glm::value_ptr(m), sizeof out.m);
-    return out;
-}
 
 // The window's background (render/scene_pass.cpp).
 constexpr std::uint8_t kBackground[4] = {18, 20, 26, 255};
@@ -50,8 +44,8 @@ Picture draw_picture(sim::Run& run, const std::string& look_name, int width, int
     view.projection = camera.projection(aspect);
     view.viewport_height = static_cast<float>(height);
     render::SplatView splat;
-    splat.view = to_mat4(view.view);
-    splat.projection = to_mat4(view.projection);
+    splat.view = render::to_mat4(view.view);
+    splat.projection = render::to_mat4(view.projection);
     splat.width = width;
     splat.height = height;
     splat.radius = run.params().radius;
@@ -87,7 +81,14 @@ Picture draw_picture(sim::Run& run, const std::string& look_name, int width, int
         const render::MaterialKind kind = run.params().model == sim::Model::Sph
                                               ? render::MaterialKind::Liquid
                                               : render::MaterialKind::Grains;
-        const render::MaterialView m = render::make_material_view(splat, view, d, kind);
+        // The window's palettes (app/frame/frame.cpp): glass beads shine, sand stays matt.
+        const sim::Preset preset = run.preset();
+        const render::GrainPalette palette =
+            preset == sim::Preset::Granular || preset == sim::Preset::GlassBeads
+                ? render::GrainPalette::Glass
+                : render::GrainPalette::Sand;
+        const render::MaterialView m =
+            render::make_material_view(splat, view, d, kind, true, palette);
         const auto bodies = run.geometry();
         const render::MaterialImages im =
             render::material_reference(state.pos, colors, m,

@@ -25,12 +25,16 @@ def test_both_looks_draw_the_liquid_and_the_material_look_is_water(pl):
     assert pixels[:, 2].mean() > pixels[:, 0].mean() + 30
 
 
-def test_grains_in_the_material_look_are_sand_coloured_and_vary(pl):
-    sim = pl.Simulation(preset="granular", particles=4000, backend="cpu")
-    sand = covered(sim.picture("material", 320, 240)).astype(float)
-    assert len(sand) > 1000
-    assert sand[:, 0].mean() > sand[:, 2].mean() + 20  # warm, not blue
-    assert sand[:, 0].std() > 5  # shade, occlusion and tints, not one flat colour
+def test_grains_in_the_material_look_are_sand_or_glass_and_vary(pl):
+    sand = pl.Simulation(preset="sand-like", particles=4000, backend="cpu")
+    pixels = covered(sand.picture("material", 320, 240)).astype(float)
+    assert len(pixels) > 1000
+    assert pixels[:, 0].mean() > pixels[:, 2].mean() + 20  # warm, not blue
+    assert pixels[:, 0].std() > 5  # shade, occlusion and tints, not one flat colour
+    glass = pl.Simulation(preset="glass-beads", particles=4000, backend="cpu")
+    pixels = covered(glass.picture("material", 320, 240)).astype(float)
+    assert pixels[:, 2].mean() > pixels[:, 0].mean()  # pale and cool
+    assert pixels.max() >= 250  # the sun's highlight on the beads
 
 
 def test_a_bad_look_or_size_is_refused_with_the_reason(pl):
