@@ -18,6 +18,16 @@ constexpr sim::EnumName<Look> kLookNames[] = {{Look::Data, "data"}, {Look::Mater
 
 std::span<const sim::EnumName<Look>> look_names() { return kLookNames; }
 
+MaterialKind material_kind(sim::Model model) {
+    return model == sim::Model::Sph ? MaterialKind::Liquid : MaterialKind::Grains;
+}
+
+GrainPalette grain_palette(sim::Preset preset) {
+    return preset == sim::Preset::Granular || preset == sim::Preset::GlassBeads
+               ? GrainPalette::Glass
+               : GrainPalette::Sand;
+}
+
 MaterialView make_material_view(const SplatView& splat, const RenderView& view,
                                 const sim::Domain& domain, MaterialKind kind, bool shadows,
                                 GrainPalette palette) {

@@ -9,11 +9,20 @@
 #include "render/particle_renderer.h"
 #include "sim/core/enum_names.h"
 #include "sim/model/grid.h"
+#include "sim/model/params.h"
+#include "sim/model/presets.h"
 
 namespace plab::render {
 
 // "data" and "material": the names of --look and the panel's combo.
 std::span<const sim::EnumName<Look>> look_names();
+
+// What a run's particles are in the material look: SPH's liquid, DEM's grains.
+MaterialKind material_kind(sim::Model model);
+
+// The grains' palette for a preset: glass beads (granular, glass-beads) shine; sand (and the
+// classic scene's abstract particles) stays matt.
+GrainPalette grain_palette(sim::Preset preset);
 
 // Light-map texels a side (grains' shadows).
 constexpr int kShadowMapSize = 2048;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "render/gl_check.h"
+#include "render/material_view.h"
 #include "sim/geometry/outline_edges.h"
 #include "sim/model/derived.h"
 
@@ -50,7 +51,7 @@ SceneLayers scene_layers(const sim::Params& p, const sim::Domain& domain) {
     layers.plate = p.silo_floor > 0.f;
     layers.plate_y = domain.min.y + p.silo_floor;
     layers.orifice_radius = 0.5f * p.orifice;
-    layers.material = p.model == sim::Model::Sph ? MaterialKind::Liquid : MaterialKind::Grains;
+    layers.material = material_kind(p.model);
     return layers;
 }
 

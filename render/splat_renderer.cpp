@@ -20,7 +20,6 @@
 #endif
 
 namespace plab::render {
-namespace {}  // namespace
 
 SplatView make_splat_view(const RenderView& view, const Lighting& lighting, float radius, int width,
                           int height) {

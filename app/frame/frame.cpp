@@ -2,6 +2,7 @@
 
 #include <glm/trigonometric.hpp>
 
+#include "render/material_view.h"
 #include "render/splat_renderer.h"
 #include "sim/core/error.h"
 
@@ -44,11 +45,7 @@ render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
     layers.show_collider = view.show_collider;
     layers.bodies = run.geometry();
     layers.show_bodies = view.show_bodies;
-    // Glass beads shine; sand (and the classic scene's abstract particles) stays matt.
-    const sim::Preset preset = run.preset();
-    layers.palette = preset == sim::Preset::Granular || preset == sim::Preset::GlassBeads
-                         ? render::GrainPalette::Glass
-                         : render::GrainPalette::Sand;
+    layers.palette = render::grain_palette(run.preset());
     return layers;
 }
 

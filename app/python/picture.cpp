@@ -78,17 +78,9 @@ Picture draw_picture(sim::Run& run, const std::string& look_name, int width, int
         for (int c = 0; c < 4; ++c) p[c] = static_cast<std::uint8_t>(rgba >> (8 * c));
     };
     if (look == render::Look::Material) {
-        const render::MaterialKind kind = run.params().model == sim::Model::Sph
-                                              ? render::MaterialKind::Liquid
-                                              : render::MaterialKind::Grains;
-        // The window's palettes (app/frame/frame.cpp): glass beads shine, sand stays matt.
-        const sim::Preset preset = run.preset();
-        const render::GrainPalette palette =
-            preset == sim::Preset::Granular || preset == sim::Preset::GlassBeads
-                ? render::GrainPalette::Glass
-                : render::GrainPalette::Sand;
         const render::MaterialView m =
-            render::make_material_view(splat, view, d, kind, true, palette);
+            render::make_material_view(splat, view, d, render::material_kind(run.params().model),
+                                       true, render::grain_palette(run.preset()));
         const auto bodies = run.geometry();
         const render::MaterialImages im =
             render::material_reference(state.pos, colors, m,
