@@ -245,8 +245,29 @@ void CudaSimulator::reserve(std::size_t particles, std::size_t grid_cells, bool 
 }
 
 void CudaSimulator::reserve_particles(std::size_t particles) {
-    impl_->reserve(particles, impl_->grid.num_cells(), impl_->reset_params.model == Model::Sph,
-                   impl_->options);
+    Impl& m = *impl_;
+    const bool sph = m.reset_params.model == Model::Sph;
+    const std::size_t cells = m.grid.num_cells();
+    if (m.count == 0 || m.reserve_growth(particles, cells, sph, m.options) == 0) {
+        m.reserve(particles, cells, sph, m.options);
+        return;
+    }
+    // Growing a buffer discards what it holds: the state goes to the host and comes back into
+    // the larger buffers (as a reset from its own capture, which continues it bit for bit).
+    const InitialState kept = capture_state();
+    const Params params = m.reset_params;
+    m.reserve(particles, cells, sph, m.options);
+    reset(kept, params);
+}
+
+std::size_t CudaSimulator::Impl::reserve_growth(std::size_t n, std::size_t grid_cells,
+                                                bool sph_lists,
+                                                const SimulatorOptions& variants) const {
+    const std::size_t cells = grid_cells + 1;
+    return particles.growth_bytes(n, variants.scatter_forces) +
+           grid_arrays.growth_bytes(n, cells) +
+           (variants.persistent_kernel ? persistent.growth_bytes(grid_cells) : 0) +
+           (sph_lists ? sph.growth_bytes(n) : 0);
 }
 
 void CudaSimulator::Impl::reserve(std::size_t n, std::size_t grid_cells, bool sph_lists,
@@ -256,10 +277,7 @@ void CudaSimulator::Impl::reserve(std::size_t n, std::size_t grid_cells, bool sp
                  "particle and cell counts must fit in 32 bits");
     // Check the whole growth before touching anything, so a refused size leaves the current
     // simulation running.
-    const std::size_t growth =
-        particles.growth_bytes(n, variants.scatter_forces) + grid_arrays.growth_bytes(n, cells) +
-        (variants.persistent_kernel ? persistent.growth_bytes(grid_cells) : 0) +
-        (sph_lists ? sph.growth_bytes(n) : 0);
+    const std::size_t growth = reserve_growth(n, grid_cells, sph_lists, variants);
     require_free_device_memory(
         growth, std::to_string(n) + " particles in " + std::to_string(grid_cells) + " cells",
         kBytesPerParticle);

@@ -190,6 +190,9 @@ struct CudaSimulator::Impl {
     // free memory of the whole growth first and throws before touching anything.
     void reserve(std::size_t n, std::size_t cells, bool sph_lists,
                  const SimulatorOptions& variants);
+    // Bytes reserve(n, cells, ...) would allocate; 0 when every buffer is large enough.
+    std::size_t reserve_growth(std::size_t n, std::size_t cells, bool sph_lists,
+                               const SimulatorOptions& variants) const;
 
     void check_launch() { PLAB_CUDA_CHECK(cudaGetLastError()); }
     void record(cudaEvent_t e) { PLAB_CUDA_CHECK(cudaEventRecord(e, stream.get())); }

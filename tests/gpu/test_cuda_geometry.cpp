@@ -205,6 +205,28 @@ TEST_F(CudaGeometry, LiquidAgainstMeshesFollowsTheCpu) {
 // the applications come at the same steps and lay the same counts (rate · t); the first takes
 // the bed, and until the poured beads reach the floor (0.13 s) the counts agree; then the sink
 // takes beads on both (their counts may part by the few whose contacts rounding decides).
+// Room for an emitter's particles is reserved after the run's reset: the larger buffers
+// keep the state (growing a device buffer discards it, so it goes through the host), and the
+// run goes on as one that reserved nothing (deterministic mode: to the bit).
+TEST_F(CudaGeometry, ReservingRoomForMoreParticlesKeepsTheState) {
+    const Slope s;
+    const InitialState init = layered(s);
+    SimulatorOptions o;
+    o.deterministic = true;
+    auto reserved = make_simulator(Backend::Cuda, nullptr, o),
+         plain = make_simulator(Backend::Cuda, nullptr, o);
+    for (auto* sim : {reserved.get(), plain.get()}) {
+        sim->reset(init, s.params);
+        for (int i = 0; i < 20; ++i) sim->step(s.params);
+    }
+    reserved->reserve_particles(50 * init.pos.size());
+    for (auto* sim : {reserved.get(), plain.get()})
+        for (int i = 0; i < 20; ++i) sim->step(s.params);
+    const Snapshot a = reserved->download(), b = plain->download();
+    ASSERT_EQ(a.pos.size(), init.pos.size());
+    EXPECT_EQ(test::max_position_distance(a, b), 0.0);
+}
+
 TEST_F(CudaGeometry, AnEmitterAndASinkWorkAsOnTheCpu) {
     const SceneFile file = parse_scene_file(
         testing::pour_scene_json("\"rate\": 1500",

@@ -96,8 +96,11 @@ void run_kind(MaterialKind kind) {
     d.keys.download(keys, nullptr);
     d.thickness.download(thickness, nullptr);
     PLAB_CUDA_CHECK(cudaDeviceSynchronize());
-    // The splat: the same pixels covered, the same nearest depth within float rounding.
-    std::size_t differ = 0, covered = 0;
+    // The splat: the same pixels covered, the same nearest depth within float rounding. The
+    // thickness sums chords of dozens of spheres in another order and with fused multiply-adds
+    // (a chord near a sphere's rim takes the root of a small difference): within 1e-4 on almost
+    // every pixel, and within a few micrometres on all of them.
+    std::size_t differ = 0, covered = 0, thickness_off = 0;
     for (std::size_t i = 0; i < pixels; ++i) {
         covered += cpu.keys[i] != kEmptyKey;
         if ((keys[i] == kEmptyKey) != (cpu.keys[i] == kEmptyKey)) {
@@ -107,10 +110,13 @@ void run_kind(MaterialKind kind) {
         if (keys[i] == kEmptyKey) continue;
         EXPECT_NEAR(key_depth(keys[i]), key_depth(cpu.keys[i]),
                     1e-5f * key_depth(cpu.keys[i]) + 1e-6f);
-        EXPECT_NEAR(thickness[i], cpu.thickness[i], 1e-4f * cpu.thickness[i] + 1e-6f);
+        EXPECT_NEAR(thickness[i], cpu.thickness[i], 1e-3f * cpu.thickness[i] + 4e-6f);
+        thickness_off += std::fabs(thickness[i] - cpu.thickness[i]) >
+                         1e-4f * cpu.thickness[i] + 1e-6f;
     }
     EXPECT_GT(covered, pixels / 10);
     EXPECT_LE(differ, covered / 1000) << "pixels covered on one side only";
+    EXPECT_LE(thickness_off, covered / 500) << "pixels whose thickness differs by over 1e-4";
     if (texels > 0) {
         std::vector<std::uint32_t> light(texels);
         d.light.download(light, nullptr);
