@@ -1,5 +1,6 @@
 #include "app/lab/bench.h"
 
+#include <iomanip>
 #include <ostream>
 #include <string>
 
@@ -27,6 +28,39 @@ using sim::format_numbers;
 
 void print_stage(std::ostream& out, const char* name, const std::vector<double>& ms) {
     out << percentile_row(name, ms, 16);
+}
+
+// Each stage's time against the least bytes it must move (sim/engine/stage_bytes.h) and the
+// device's measured copy rate.
+void print_roofline(std::ostream& out, BenchRun& run, const std::vector<sim::StageTimings>& staged,
+                    const std::vector<sim::StageTimings>& measured, bool whole, bool valid) {
+    // A diverged run's times are no result: nothing to place under a roof.
+    if (!valid || staged.empty() || !staged.front().has_stages) return;
+    sim::Simulator& s = run.simulator();
+    const sim::MemoryRates rates = sim::measure_memory_rates(s.backend());
+    const bool fused = staged.front().integrate_fused;
+    const sim::StageBytes b =
+        sim::stage_bytes(run.params(), s.effective_options().effective, s.particle_count(),
+                         run.run().grid().num_cells(), fused);
+    out << "\nroofline (copy rate " << sim::rate_text(rates.copy_bytes_per_s)
+        << (rates.l2_bytes_per_s > 0 ? ", L2 " + sim::rate_text(rates.l2_bytes_per_s)
+                                     : std::string())
+        << ": " << rates.how << "; the least bytes a stage must move, a model)\n";
+    auto row = [&](const char* name, double ms, double bytes) {
+        const std::string cells = sim::roofline_cells(ms, bytes, rates);
+        if (!cells.empty()) out << "  " << std::left << std::setw(18) << name << cells << "\n";
+    };
+    row("grid build", median(timing_column(staged, &sim::StageTimings::grid_ms)), b.grid);
+    row("sort/reorder", median(timing_column(staged, &sim::StageTimings::reorder_ms)), b.reorder);
+    row(fused ? "forces+integrate" : "forces",
+        median(timing_column(staged, &sim::StageTimings::forces_ms)), b.forces);
+    if (!fused)
+        row("integrate", median(timing_column(staged, &sim::StageTimings::integrate_ms)),
+            b.integrate);
+    row("step (stages)", median(timing_column(staged, &sim::StageTimings::total_ms)), b.step());
+    if (whole)
+        row("step (one launch)", median(timing_column(measured, &sim::StageTimings::total_ms)),
+            b.step());
 }
 
 }  // namespace
@@ -154,6 +188,8 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         out << "\nstep as CUDA graph (CUDA events)\n";
         print_stage(out, "step (graph)", timing_column(measured, &sim::StageTimings::total_ms));
     }
+
+    print_roofline(out, run, staged, measured, whole, valid);
 
     const double step_ms = median(timing_column(measured, &sim::StageTimings::total_ms));
     const double per_s = 1000.0 * result.steps / wall_ms;

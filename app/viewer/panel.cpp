@@ -7,6 +7,7 @@
 #include "sim/model/derived.h"
 #include "sim/model/presets.h"
 #include "sim/physics/sph_kernel.h"
+#include "sim/run/make_simulator.h"
 
 #include <imgui.h>
 
@@ -365,6 +366,31 @@ std::string mib(std::size_t bytes) {
     return format_numbers("%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
+// How far above its floor each stage runs: its time over the time its least bytes
+// (sim/engine/stage_bytes.h) take at the device's copy rate, measured once.
+void roofline_line(const sim::Run& session, const FrameHistory& h) {
+    const sim::Simulator& s = session.simulator();
+    const sim::MemoryRates rates = sim::measure_memory_rates(s.backend());
+    if (!(rates.copy_bytes_per_s > 0)) return;
+    const sim::StageBytes b =
+        sim::stage_bytes(session.params(), s.effective_options().effective, s.particle_count(),
+                         session.grid().num_cells(), h.integrate_fused);
+    auto times = [&](double ms, double bytes) {
+        return bytes > 0 ? ms / (1e3 * bytes / rates.copy_bytes_per_s) : 0.0;
+    };
+    ImGui::TextColored(kDim, "  x floor: grid %.1f  reorder %.1f  forces %.1f  integrate %.1f",
+                       times(h.grid_ms, b.grid), times(h.reorder_ms, b.reorder),
+                       times(h.forces_ms, b.forces), times(h.integrate_ms, b.integrate));
+    help_marker(
+        "Each stage's time over its floor: the time the least bytes it must move take "
+        "at the copy rate, " +
+        sim::rate_text(rates.copy_bytes_per_s) + " (" + rates.how +
+        format_numbers("). Floor bytes a step: grid %.1f MB, reorder %.1f MB, forces "
+                       "%.1f MB, integrate %.1f MB (a model: every neighbour's read "
+                       "served by the cache; sim/engine/stage_bytes.h).",
+                       b.grid * 1e-6, b.reorder * 1e-6, b.forces * 1e-6, b.integrate * 1e-6));
+}
+
 void timing_section(const sim::Run& session, const FrameHistory& h, const PanelFacts& f) {
     if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const float frame = h.frame_ms.mean();
@@ -376,6 +402,7 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
         ImGui::TextColored(kDim, "  grid %.3f  reorder %.3f  forces%s %.3f  integrate %.3f",
                            h.grid_ms, h.reorder_ms, h.integrate_fused ? "+drift" : "", h.forces_ms,
                            h.integrate_ms);
+        roofline_line(session, h);
     } else {
         ImGui::TextColored(kDim,
                            "  one launch per step (CUDA graph or persistent kernel): "

@@ -264,8 +264,7 @@ std::size_t CudaSimulator::Impl::reserve_growth(std::size_t n, std::size_t grid_
                                                 bool sph_lists,
                                                 const SimulatorOptions& variants) const {
     const std::size_t cells = grid_cells + 1;
-    return particles.growth_bytes(n, variants.scatter_forces) +
-           grid_arrays.growth_bytes(n, cells) +
+    return particles.growth_bytes(n, variants.scatter_forces) + grid_arrays.growth_bytes(n, cells) +
            (variants.persistent_kernel ? persistent.growth_bytes(grid_cells) : 0) +
            (sph_lists ? sph.growth_bytes(n) : 0);
 }

@@ -1,12 +1,15 @@
 #include "sim/run/make_simulator.h"
 
+#include <mutex>
 #include <string>
 
 #include "sim/core/error.h"
 #include "sim/cpu/cpu_simulator.h"
+#include "sim/cpu/memory_rate.h"
 #if PLAB_HAS_CUDA
 #include "sim/cuda/cuda_simulator.h"
 #include "sim/cuda/device_memory.h"
+#include "sim/cuda/memory_rates.h"
 #endif
 
 namespace plab::sim {
@@ -49,6 +52,22 @@ std::size_t cuda_bytes_needed(std::size_t particles, std::size_t cells) {
     (void)cells;
     return 0;
 #endif
+}
+
+MemoryRates measure_memory_rates(Backend backend) {
+    static std::mutex mutex;
+    static std::optional<MemoryRates> host, device;
+    const std::lock_guard<std::mutex> lock(mutex);
+#if PLAB_HAS_CUDA
+    if (backend == Backend::Cuda) {
+        if (!device) device = cuda::measure_device_rates();
+        return *device;
+    }
+#else
+    PLAB_REQUIRE(backend != Backend::Cuda, "this build has no CUDA backend to measure");
+#endif
+    if (!host) host = measure_host_rates();
+    return *host;
 }
 
 std::optional<DeviceMemory> device_memory() {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/engine/simulator.h"
+#include "sim/engine/stage_bytes.h"
 #include "sim/model/variants.h"
 
 namespace plab::sim {
@@ -24,6 +25,10 @@ std::string cuda_unavailable_reason();
 // Device memory the CUDA backend needs for the state and grid of `particles` particles in a
 // grid of `cells` cells, bytes (0 in builds without CUDA).
 std::size_t cuda_bytes_needed(std::size_t particles, std::size_t cells);
+
+// The memory rates of `backend`'s device (stage_bytes.h): the current CUDA device's, or the
+// host's for the CPU backend; measured once per process and backend (about 0.1 s), then kept.
+MemoryRates measure_memory_rates(Backend backend);
 
 // Free and total memory of the current CUDA device (engine/simulator.h). Empty in builds without
 // CUDA, or when the query fails (no device, no driver).

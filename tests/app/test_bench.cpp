@@ -33,7 +33,8 @@ TEST(Bench, PrintsConfigurationAndEveryStage) {
     for (const char* want :
          {"backend      cpu", "preset granular", "particles    2000", "grid build", "sort/reorder",
           "forces", "integrate", "median step", "steps/s", "0 non-finite",
-          "window       the start: 5 steps after 1 warm-up steps"})
+          "window       the start: 5 steps after 1 warm-up steps", "roofline (copy rate",
+          "host copy over", "x its floor"})
         EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
 }
 
@@ -115,6 +116,7 @@ TEST(Bench, ADivergedRunIsInvalidSaysSoFirstAndIsNoResult) {
     EXPECT_NE(s.find("Stopped there: no step was measured"), std::string::npos) << s;
     EXPECT_EQ(s.find("stage ("), std::string::npos) << s;
     EXPECT_EQ(s.find("median step"), std::string::npos) << s;
+    EXPECT_EQ(s.find("roofline"), std::string::npos) << s;
     EXPECT_NE(s.find("DIVERGED"), std::string::npos) << s;
 
     // The settle window ends at the first check that finds the pile blown up, however long

@@ -111,8 +111,8 @@ void run_kind(MaterialKind kind) {
         EXPECT_NEAR(key_depth(keys[i]), key_depth(cpu.keys[i]),
                     1e-5f * key_depth(cpu.keys[i]) + 1e-6f);
         EXPECT_NEAR(thickness[i], cpu.thickness[i], 1e-3f * cpu.thickness[i] + 4e-6f);
-        thickness_off += std::fabs(thickness[i] - cpu.thickness[i]) >
-                         1e-4f * cpu.thickness[i] + 1e-6f;
+        thickness_off +=
+            std::fabs(thickness[i] - cpu.thickness[i]) > 1e-4f * cpu.thickness[i] + 1e-6f;
     }
     EXPECT_GT(covered, pixels / 10);
     EXPECT_LE(differ, covered / 1000) << "pixels covered on one side only";
