@@ -12,9 +12,9 @@ StageBytes stage_bytes(const Params& p, const SimulatorOptions& variants, std::s
     const bool frictional = runs_frictional_law(p);
     const double hi = variants.double_state ? 64.0 : 0.0;  // double position and velocity
     StageBytes b;
-    b.grid = n * (16 + 8) + double(cells) * 12;
+    b.grid = n * 8 + double(cells) * 12;
     if (variants.sorted_memory)
-        b.reorder = n * (2 * 36 + 8 + 2 * hi + (frictional ? 2 * 16 : 0));
+        b.reorder = n * (2 * 36 + 8 + 2 * hi);
     else
         b.reorder = n * (8 + 4);
     double forces = 0, written = 16;

@@ -15,7 +15,7 @@ TEST(StageBytes, CountsWhatEachStageMustReadAndWriteOnce) {
     SimulatorOptions o;
     const std::size_t n = 1000, cells = 500;
     const StageBytes fused = stage_bytes(classic, o, n, cells, true);
-    EXPECT_DOUBLE_EQ(fused.grid, 1000.0 * 24 + 500.0 * 12);
+    EXPECT_DOUBLE_EQ(fused.grid, 1000.0 * 8 + 500.0 * 12);
     EXPECT_DOUBLE_EQ(fused.reorder, 1000.0 * 80);
     EXPECT_DOUBLE_EQ(fused.forces, 1000.0 * (32 + 32));  // the drift writes the state
     EXPECT_DOUBLE_EQ(fused.integrate, 0.0);
@@ -25,14 +25,14 @@ TEST(StageBytes, CountsWhatEachStageMustReadAndWriteOnce) {
     EXPECT_DOUBLE_EQ(apart.step(), apart.grid + apart.reorder + apart.forces + apart.integrate);
 
     // The double state travels with the reorder and the drift; the frictional law's spin with
-    // the reorder and the force pass.
+    // the force pass.
     SimulatorOptions hi = o;
     hi.double_state = true;
     EXPECT_DOUBLE_EQ(stage_bytes(classic, hi, n, cells, false).reorder, 1000.0 * (80 + 128));
     EXPECT_DOUBLE_EQ(stage_bytes(classic, hi, n, cells, false).integrate, 1000.0 * (80 + 128));
     const Params glass = preset_params(Preset::GlassBeads);
     ASSERT_TRUE(runs_frictional_law(glass));
-    EXPECT_DOUBLE_EQ(stage_bytes(glass, o, n, cells, false).reorder, 1000.0 * (80 + 32));
+    EXPECT_DOUBLE_EQ(stage_bytes(glass, o, n, cells, false).reorder, 1000.0 * 80);
     EXPECT_DOUBLE_EQ(stage_bytes(glass, o, n, cells, false).forces, 1000.0 * (64 + 16));
 
     // SPH: the density pass and the force pass; unsorted memory reorders only the index.
