@@ -14,7 +14,7 @@ cat > "$folder/drum_1m.json" <<JSON
   "name": "drum_1m", "description": "1M glass beads in a drum 2.4 m across, for the frame benchmark",
   "model": "dem", "preset": "glass-beads", "params": {"collider_radius": 0},
   "domain": {"min": [-1.25, 0, -0.6], "max": [1.25, 2.5, 0.6]},
-  "blocks": [{"shape": "box", "min": [-0.75, 0.37, -0.54], "max": [0.75, 1.1, 0.54],
+  "blocks": [{"shape": "box", "min": [-0.76, 0.37, -0.54], "max": [0.76, 1.1, 0.54],
               "spacing": 0.0105, "jitter": 0.0004}],
   "particles": 1000000,
   "geometry": [
