@@ -9,6 +9,7 @@
 
 #include "app/lab/local_time.h"
 #include "app/lab/output_file.h"
+#include "app/viewer/panel_style.h"
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 
@@ -17,8 +18,6 @@ namespace {
 
 using sim::format_numbers;
 
-const ImVec4 kError{1.f, 0.4f, 0.35f, 1.f};
-const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
 const ImVec4 kChanged{1.f, 0.8f, 0.3f, 1.f};     // a differing configuration value
 const ImVec4 kFaster{0.45f, 0.85f, 0.45f, 1.f};  // ratio of a time below 1
 const ImVec4 kSlower{1.f, 0.55f, 0.45f, 1.f};

@@ -39,14 +39,18 @@ std::string rate_text(double bytes_per_s) {
                               : format_numbers("%.2f TB/s", bytes_per_s * 1e-12);
 }
 
+double floor_ratio(double ms, double bytes, const MemoryRates& rates) {
+    if (!(ms > 0) || !(bytes > 0) || !(rates.copy_bytes_per_s > 0)) return 0.0;
+    return ms / (1e3 * bytes / rates.copy_bytes_per_s);
+}
+
 std::string roofline_cells(double ms, double bytes, const MemoryRates& rates) {
-    if (!(ms > 0) || !(bytes > 0) || !(rates.copy_bytes_per_s > 0)) return {};
-    const double rate = bytes / (ms * 1e-3);
-    const double floor_ms = 1e3 * bytes / rates.copy_bytes_per_s;
-    const std::string r = rate_text(rate);
+    const double ratio = floor_ratio(ms, bytes, rates);
+    if (ratio == 0.0) return {};
+    const std::string r = rate_text(bytes / (ms * 1e-3));
     return format_numbers("%9.4f ms %9.1f MB ", ms, bytes * 1e-6) +
            std::string(r.size() < 12 ? 12 - r.size() : 0, ' ') + r +
-           format_numbers(" %6.1fx its floor", ms / floor_ms);
+           format_numbers(" %6.1fx its floor", ratio);
 }
 
 }  // namespace plab::sim

@@ -23,7 +23,6 @@
 // particles' positions, velocities and ids take 36 MB, and an H100 has 50 MB of L2): a ratio
 // under 1 says so.
 #include <cstddef>
-#include <optional>
 #include <string>
 
 #include "sim/model/params.h"
@@ -52,6 +51,10 @@ struct MemoryRates {
 
 // A rate as "0.47 TB/s", or "51.2 GB/s" below 0.1 TB/s.
 std::string rate_text(double bytes_per_s);
+
+// How many times its floor (`bytes` at the copy rate) a stage of `ms` took; 0 without a
+// time, bytes or a rate.
+double floor_ratio(double ms, double bytes, const MemoryRates& rates);
 
 // A stage's place under its roof: "0.1170 ms   54.5 MB  0.47 TB/s  2.9x its floor" (the
 // floor: `bytes` at the copy rate). Empty without a time or a rate.

@@ -1,0 +1,16 @@
+#pragma once
+// What the panel's sections share: their text colours and the tooltip on the item before.
+#include <imgui.h>
+
+#include <string>
+
+namespace plab::app {
+
+inline const ImVec4 kWarn{1.f, 0.8f, 0.3f, 1.f};
+inline const ImVec4 kError{1.f, 0.4f, 0.35f, 1.f};
+inline const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
+
+// A wrapped tooltip with `text` while the last item is hovered.
+void help_marker(const std::string& text);
+
+}  // namespace plab::app
