@@ -8,6 +8,7 @@
 
 #include "app/lab/interrupt.h"
 #include "app/lab/output_file.h"
+#include "app/lab/validate_drum.h"
 #include "app/lab/validate_granular.h"
 #include "app/lab/validate_silo.h"
 #include "sim/core/error.h"
@@ -150,10 +151,12 @@ bool run_validation(const ValidateConfig& c, std::ostream& out, std::ostream* pr
             pass = validate_angle_of_repose(c, *sim, out);
         else if (c.which == "silo")
             pass = validate_silo(c, *sim, out);
+        else if (c.which == "drum")
+            pass = validate_drum(c, *sim, out);
         else
             throw Error("unknown validation case '" + c.which +
                         "'; available: dam-break, hydrostatic, column-collapse, angle-of-repose, "
-                        "silo");
+                        "silo, drum");
     } catch (const Interrupted& e) {
         // A case that did not finish has no result: its file is not written (an earlier one
         // stays as it was).

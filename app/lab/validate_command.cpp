@@ -16,8 +16,8 @@
 namespace plab::app {
 namespace {
 
-constexpr std::string_view kCases[] = {"dam-break", "hydrostatic", "column-collapse",
-                                       "angle-of-repose", "silo"};
+constexpr std::string_view kCases[] = {"dam-break",       "hydrostatic", "column-collapse",
+                                       "angle-of-repose", "silo",        "drum"};
 
 // The options that belong to some cases only, and the cases they belong to. Another case would
 // ignore them and start a long run; it refuses them instead, naming the cases that own them.
@@ -35,7 +35,9 @@ const CaseOption kCaseOptions[] = {
     {"--heap", {"angle-of-repose"}},
     {"--piles", {"angle-of-repose"}},
     {"--rest-time", {"angle-of-repose"}},
-    {"--preset", {"column-collapse", "angle-of-repose", "silo"}},
+    {"--spin-up", {"drum"}},
+    {"--measure", {"drum"}},
+    {"--preset", {"column-collapse", "angle-of-repose", "silo", "drum"}},
     {"--depth", {"dam-break"}},
     {"--settle", {"hydrostatic"}},
 };
@@ -74,7 +76,7 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
     CLI::App& c = *command_;
     ValidateConfig& v = config_;
     c.add_option("case", v.which,
-                 "dam-break, hydrostatic, column-collapse, angle-of-repose or silo")
+                 "dam-break, hydrostatic, column-collapse, angle-of-repose, silo or drum")
         ->required();
     c.add_option("--backend", backend_, "auto, cpu or cuda")->capture_default_str();
     c.add_option(
@@ -83,7 +85,8 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
          "default 40; beads across the column's smaller side (column-collapse, default "
          "6), the cylinder's radius (angle-of-repose, default 10; with --heap the channel's "
          "depth, default 9) or the silo's width "
-         "(silo, default 14); 0: the default")
+         "(silo, default 14) or the drum's diameter (drum, default 24; 80: the reference's "
+         "3 mm beads); 0: the default")
         ->capture_default_str();
     c.add_option("--aspect", v.aspects,
                  "Column-collapse: the aspect ratios H0/L0 to run (comma-separated)")
@@ -114,8 +117,15 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
                  "Angle-of-repose: simulated seconds a pile may take to come to rest before it "
                  "is measured as it stands")
         ->capture_default_str();
+    c.add_option("--spin-up", v.spin_up,
+                 "Drum: simulated seconds the drum turns before its surface is measured")
+        ->capture_default_str();
+    c.add_option("--measure", v.measure,
+                 "Drum: simulated seconds over which the surface's angle is sampled (every "
+                 "0.1 s)")
+        ->capture_default_str();
     c.add_option("--preset", v.preset,
-                 "Column-collapse, angle-of-repose and silo: glass-beads or sand-like")
+                 "Column-collapse, angle-of-repose, silo and drum: glass-beads or sand-like")
         ->capture_default_str();
     c.add_option("--depth", v.depth, "Dam break: particle layers across the tank")
         ->capture_default_str();

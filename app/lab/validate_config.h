@@ -10,12 +10,13 @@
 namespace plab::app {
 
 struct ValidateConfig {
-    // "dam-break", "hydrostatic", "column-collapse", "angle-of-repose" or "silo".
+    // "dam-break", "hydrostatic", "column-collapse", "angle-of-repose", "silo" or "drum".
     std::string which;
     sim::Backend backend = sim::Backend::Auto;
     // Particles across the column width a (dam break) or the tank (hydrostatic), 40 by
     // default; beads across the column's smaller side (column collapse, 6), the cylinder's
-    // radius (angle of repose, 10) or the silo (14). 0: the case's default.
+    // radius (angle of repose, 10), the silo (14) or the drum (24; 80 is the reference's bead).
+    // 0: the case's default.
     int resolution = 0;
     int depth = 8;      // dam break: particle layers across the tank (z)
     double settle = 0;  // hydrostatic: seconds to settle before measuring; 0 = auto
@@ -41,7 +42,10 @@ struct ValidateConfig {
     // Angle of repose: simulated seconds a pile may take to come to rest before it is measured
     // as it stands.
     double rest_time = 6.0;
-    // Column collapse, angle of repose and silo: the frictional preset (glass-beads or
+    // Drum: simulated seconds the drum turns before the surface is measured, and seconds it is
+    // measured for.
+    double spin_up = 2.0, measure = 3.0;
+    // Column collapse, angle of repose, silo and drum: the frictional preset (glass-beads or
     // sand-like).
     std::string preset = "glass-beads";
     std::filesystem::path out = "validation";
