@@ -25,8 +25,9 @@ constexpr double kSampleEvery = 0.1;
 
 bool validate_drum(const ValidateConfig& c, sim::Simulator& sim, std::ostream& out) {
     const int resolution = c.resolution > 0 ? c.resolution : 24;
-    PLAB_REQUIRE(resolution >= 8 && resolution <= 400,
-                 "--resolution must be in [8, 400] for drum (beads across the drum)");
+    PLAB_REQUIRE(resolution >= sim::kDrumMinResolution && resolution <= sim::kDrumMaxResolution,
+                 format_numbers("--resolution must be in [%g, %g] for drum (beads across the drum)",
+                                sim::kDrumMinResolution, sim::kDrumMaxResolution));
     PLAB_REQUIRE(std::isfinite(c.spin_up) && c.spin_up >= 0 && c.spin_up <= 600,
                  "--spin-up must be in [0, 600] s");
     PLAB_REQUIRE(std::isfinite(c.measure) && c.measure >= kSampleEvery && c.measure <= 600,

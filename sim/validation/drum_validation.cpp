@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
 #include "sim/geometry/body.h"
 #include "sim/geometry/scene_geometry.h"
 #include "sim/model/bead_size.h"
@@ -44,8 +45,9 @@ bool inside_drum(const Float4& q, const DrumCase& c) {
 }  // namespace
 
 DrumCase drum_case(int resolution, Preset preset, double rpm) {
-    PLAB_REQUIRE(resolution >= 8 && resolution <= 400,
-                 "the drum must be 8 to 400 bead diameters across");
+    PLAB_REQUIRE(resolution >= kDrumMinResolution && resolution <= kDrumMaxResolution,
+                 format_numbers("the drum must be %g to %g bead diameters across",
+                                kDrumMinResolution, kDrumMaxResolution));
     PLAB_REQUIRE(std::isfinite(rpm) && std::abs(rpm) <= 600,
                  "the drum's speed must be a number in [-600, 600] rev/min");
     const DrumReference& ref = kDrumReference;

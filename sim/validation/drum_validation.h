@@ -35,6 +35,9 @@ inline constexpr DrumReference kDrumReference{};
 
 // The reference's drum is 80 beads across and 120 long.
 inline constexpr int kDrumReferenceResolution = 80;
+// Fewer beads across and the lattice, a bead and a half inside every wall, cannot hold the
+// case's share of beads; more and the case outgrows any one GPU.
+inline constexpr int kDrumMinResolution = 16, kDrumMaxResolution = 400;
 
 struct DrumCase {
     Params params;

@@ -135,13 +135,13 @@ TEST(CliRefusals, AnOptionOfAnotherValidationCaseNamesItsCase) {
     refused({"validate", "hydrostatic", "--orifice", "5"},
             "--orifice is an option of the silo case, not of hydrostatic");
     refused({"validate", "dam-break", "--preset", "sand-like"},
-            "--preset is an option of the cases column-collapse, angle-of-repose and silo, not "
-            "of dam-break");
+            "--preset is an option of the cases column-collapse, angle-of-repose, silo and drum, "
+            "not of dam-break");
     refused({"validate", "silo", "--depth", "4"},
             "--depth is an option of the dam-break case, not of silo");
     refused({"validate", "nonesuch"},
             "unknown validation case 'nonesuch'; available: dam-break, hydrostatic, "
-            "column-collapse, angle-of-repose and silo");
+            "column-collapse, angle-of-repose, silo and drum");
 }
 
 TEST(CliRefusals, ASweepOfTooManyPointsStatesTheLimit) {

@@ -303,5 +303,58 @@ TEST_F(Validate, SiloWritesARowPerOrificeAndTheDischargeSeries) {
     EXPECT_EQ(samples, 2 * 6);
 }
 
+TEST_F(Validate, DrumRefusesBadOptionsByName) {
+    ValidateConfig c = config("drum");
+    c.resolution = 15;
+    EXPECT_NE(error_of(c).find("--resolution must be in [16, 400] for drum"), std::string::npos);
+    for (double t : {-1.0, 601.0, std::numeric_limits<double>::quiet_NaN()}) {
+        c = config("drum");
+        c.spin_up = t;
+        EXPECT_NE(error_of(c).find("--spin-up must be in [0, 600] s"), std::string::npos) << t;
+        c = config("drum");
+        c.measure = t;
+        EXPECT_NE(error_of(c).find("--measure must be in [0.1, 600] s"), std::string::npos) << t;
+    }
+    c = config("drum");
+    c.preset = "water";
+    EXPECT_NE(error_of(c).find("--preset must be glass-beads or sand-like for the drum case"),
+              std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(c.out / "drum.csv"));
+}
+
+TEST_F(Validate, DrumWritesTheAngleSeriesAndTheLastSurface) {
+    // Sixteen beads across, 0.1 s turning and one sample: a check of the report, not of the
+    // physics (tests/sim/test_drum_validation runs the physics).
+    ValidateConfig c = config("drum");
+    c.resolution = 16;
+    c.spin_up = 0.1;
+    c.measure = 0.1;
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want :
+         {"backend cpu", "Alizadeh, Dube, Bertrand & Chaouki", "0.24 m across and 0.36 m long",
+          "1809 beads, 11.6 rev/min", "glass-beads preset scaled to d = 15 mm", "1 samples: angle",
+          "reference 27, threshold +-3", "beads out of the drum", "drum.csv", "drum_surface.csv",
+          "wall time"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "drum.csv");
+    ASSERT_TRUE(csv) << "no CSV in " << c.out;
+    std::string meta, header, line;
+    std::getline(csv, meta);
+    std::getline(csv, header);
+    EXPECT_NE(meta.find("# case=drum resolution=16 preset=glass-beads backend=cpu particles=1809"),
+              std::string::npos)
+        << meta;
+    EXPECT_EQ(header, "t_s,angle_deg");
+    int rows = 0;
+    while (std::getline(csv, line)) rows += !line.empty();
+    EXPECT_EQ(rows, 1);
+    std::ifstream surface(c.out / "drum_surface.csv");
+    ASSERT_TRUE(surface);
+    std::getline(surface, header);
+    EXPECT_EQ(header, "x_m,surface_m");
+}
+
 }  // namespace
 }  // namespace plab::app
