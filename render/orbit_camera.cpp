@@ -74,6 +74,25 @@ void OrbitCamera::frame_box(glm::vec3 min, glm::vec3 max, float aspect) {
     distance_ = 1.05f * scene_radius_ / std::sin(std::min(half_x, half_y));
 }
 
+void OrbitCamera::fit_box(glm::vec3 min, glm::vec3 max, float aspect) {
+    scene_radius_ = std::max(scene_radius_, 0.5f * glm::length(max - min));
+    // A corner at offset o from the target lies at depth distance + o·forward; it is in view
+    // while |o·right| <= depth tan(half_x) and |o·up| <= depth tan(half_y).
+    const float tan_y = 0.95f * std::tan(0.5f * fov_y_);
+    const float tan_x = tan_y * (aspect > 0.f ? aspect : 1.f);
+    const glm::vec3 f = forward(), r = right(), u = up();
+    float needed = distance_;
+    for (int i = 0; i < 8; ++i) {
+        const glm::vec3 corner((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y,
+                               (i & 4) ? max.z : min.z);
+        const glm::vec3 o = corner - target_;
+        const float along = glm::dot(o, f);
+        needed = std::max({needed, std::abs(glm::dot(o, r)) / tan_x - along,
+                           std::abs(glm::dot(o, u)) / tan_y - along});
+    }
+    distance_ = needed;
+}
+
 glm::vec3 OrbitCamera::drag_in_view_plane(glm::vec3 point, float dx_px, float dy_px,
                                           float viewport_height_px) const {
     const float depth = std::max(glm::dot(point - eye(), forward()), kMinDistance);

@@ -36,6 +36,10 @@ class OrbitCamera {
     // Points at the box's centre from the current direction, close enough that the whole
     // box (its bounding sphere) is in view at this aspect.
     void frame_box(glm::vec3 min, glm::vec3 max, float aspect);
+    // Keeps the target and the direction and moves the eye back (never closer) until every
+    // corner of the box is inside the view at this aspect, with a small margin: a scene file's
+    // own camera then still shows its whole domain in a window of another shape.
+    void fit_box(glm::vec3 min, glm::vec3 max, float aspect);
 
     // `point` moved by a drag of (dx, dy) pixels in the plane through it facing the camera,
     // so it stays under the cursor (shift-dragging the collider).

@@ -1,8 +1,7 @@
 #include "app/frame/frame.h"
 
-#include <glm/trigonometric.hpp>
-
 #include "render/material_view.h"
+#include "render/scene_camera.h"
 #include "render/splat_renderer.h"
 #include "sim/core/error.h"
 
@@ -25,14 +24,8 @@ void Frame::require_renderer(const sim::Run& run) {
 }
 
 void Frame::frame_camera(const sim::Run& run, float aspect) {
-    const sim::Domain& d = run.domain();
-    camera_.frame_box({d.min.x, d.min.y, d.min.z}, {d.max.x, d.max.y, d.max.z}, aspect);
     const auto& file = run.scene_file();
-    if (file && file->camera) {
-        const sim::SceneCamera& c = *file->camera;
-        camera_.set_orbit({c.target.x, c.target.y, c.target.z}, c.distance, glm::radians(c.yaw_deg),
-                          glm::radians(c.pitch_deg));
-    }
+    camera_ = render::opening_camera(run.domain(), file ? file->camera : std::nullopt, aspect);
 }
 
 sim::RenderStyle Frame::style(const sim::Run& run, const FrameView& view) {

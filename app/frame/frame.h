@@ -43,8 +43,8 @@ class Frame {
     void require_renderer(const sim::Run& run);
     bool cuda_renderer() const { return scene_.renderer() == render::ParticleRendererKind::Cuda; }
 
-    // Frames the run's domain at `aspect` (which also sets the near and far planes), then moves
-    // to the scene file's camera when it names one.
+    // The run's opening view at `aspect` (render/scene_camera.h): its domain framed, or the
+    // scene file's camera backed off until the whole domain shows.
     void frame_camera(const sim::Run& run, float aspect);
 
     // The colour style and layers of the run with `view`.

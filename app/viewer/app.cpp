@@ -61,6 +61,7 @@ App::App(const AppConfig& config)
     }
     ui_.view.show_panel = config.show_panel;
     ui_.view.look = config.look;
+    ui_.open_tab = config.panel_tab;
     // Where the panel will be (its layout may differ once the ini file is read; frame 1
     // frames the scene again with the real one).
     ui_.panel_right = kPanelMargin + kPanelWidth;
@@ -282,6 +283,7 @@ void App::check_stats() {
         ui_.view.speed_scale += 0.3f * (target - ui_.view.speed_scale);
     }
     ui_.stats = stats;
+    ui_.stats_start = session_.starts();
     const sim::Params& p = session_.params();
     ui_.friction =
         sim::runs_frictional_law(p) ? session_.simulator().friction_stats() : sim::FrictionStats{};
@@ -402,8 +404,11 @@ bool App::frame() {
     const bool advance = !ui_.paused || std::exchange(step_once_, false);
     step_and_time(advance);
     save_every_tick();
-    // Every few frames, and after each single step while paused.
-    if (frames_ % kStatsEvery == 0 || (advance && ui_.paused)) check_stats();
+    // Every few frames, after each single step while paused, and at once in a run just begun
+    // (the panel shows no statistics of the run before it).
+    if (frames_ % kStatsEvery == 0 || (advance && ui_.paused) ||
+        ui_.stats_start != session_.starts())
+        check_stats();
     if (session_.backend() == sim::Backend::Cuda && frames_ % kMemoryEvery == 0) {
         facts_.gpu_memory = sim::device_memory();
     } else if (session_.backend() != sim::Backend::Cuda) {

@@ -2,9 +2,11 @@
 // What `particle-lab` (the window app) is asked to do, as parsed from the command line.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/lab/checkpoint_options.h"
+#include "app/viewer/ui_state.h"
 #include "app/viewer/window_video.h"
 #include "render/material_math.h"
 #include "sim/engine/simulator.h"
@@ -29,7 +31,8 @@ struct AppConfig {
     std::string record;        // with frames: record every frame into this file (CSV recording)
     bool vsync = true;
     bool show_panel = true;
-    int width = 1280;  // window size in screen coordinates
+    std::optional<PanelTab> panel_tab;  // --panel-tab: the panel opens on this tab
+    int width = 1280;                   // window size in screen coordinates
     int height = 720;
     // --load: continue from this checkpoint (`checkpoint` is the file, read and checked before
     // the window opens) instead of --preset/--scene; --save-every: a checkpoint every so many

@@ -1,5 +1,5 @@
 #pragma once
-// The Checkpoint row of the panel's Simulation section: the file field and the Save (F5) and
+// The Checkpoint row of the panel's Run tab: the file field and the Save (F5) and
 // Load (F9) buttons, which post requests; App::sync saves or loads and says how it went in
 // the panel's message line.
 #include "app/viewer/ui_state.h"

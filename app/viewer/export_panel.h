@@ -1,5 +1,5 @@
 #pragma once
-// The Export row of the panel's Simulation section: the simulated time, the folder field and
+// The Export row of the panel's Run tab: the simulated time, the folder field and
 // the Export button (which posts a request; App::sync writes the frame).
 #include "app/viewer/ui_state.h"
 #include "app/viewer/window_run.h"

@@ -40,7 +40,7 @@ class Series {
     float last_ = 0.f;
 };
 
-// Everything the Timing section shows.
+// Everything the Timing tab shows.
 struct FrameHistory {
     Series frame_ms;   // wall time between frame starts
     Series sim_ms;     // simulation, device time of the steps finished this frame

@@ -3,6 +3,7 @@
 #include "app/viewer/checkpoint_panel.h"
 #include "app/viewer/export_panel.h"
 #include "app/viewer/panel_style.h"
+#include "app/viewer/param_panel.h"
 #include "app/viewer/timing_panel.h"
 #include "app/viewer/video_panel.h"
 #include "sim/core/format_numbers.h"
@@ -17,117 +18,15 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plab::app {
 namespace {
 
 using sim::format_numbers;
-
-struct SliderRange {
-    float lo, hi;
-    bool log;
-};
-
-// A useful slider span for each parameter: the table's limits are wide enough for every
-// preset, far too wide to drag through. Ctrl+click still types any value in the table range.
-SliderRange slider_range(const sim::ParamInfo& info, const sim::Params& preset,
-                         const sim::Domain& domain) {
-    const std::string_view name = info.name;
-    const auto axis = [&](char c) {
-        const float lo = c == 'x' ? domain.min.x : c == 'y' ? domain.min.y : domain.min.z;
-        const float hi = c == 'x' ? domain.max.x : c == 'y' ? domain.max.y : domain.max.z;
-        return SliderRange{lo, hi, false};
-    };
-    if (name == "collider_x") return axis('x');
-    if (name == "collider_y") return axis('y');
-    if (name == "collider_z") return axis('z');
-    if (name == "collider_radius") {
-        const sim::Vec3 size = domain.max - domain.min;
-        return {0.f, 0.5f * std::min({size.x, size.y, size.z}), false};
-    }
-    if (name.starts_with("gravity_")) {
-        const float g = std::max(sim::gravity_magnitude(preset), 1e-6f);
-        return {-4.f * g, 4.f * g, false};
-    }
-    if (name == "global_damping") return {0.9f, 1.f, false};
-    if (info.min >= -1.0 && info.max <= 1.0) {
-        return {static_cast<float>(info.min), static_cast<float>(info.max), false};
-    }
-    // Positive quantities: logarithmic around the preset's value (attraction, often 0, takes
-    // its scale from the spring).
-    float reference = static_cast<float>(info.get(preset));
-    if (name == "attraction" && reference == 0.f) reference = 0.2f * preset.spring;
-    if (!(reference > 0.f)) reference = 1.f;
-    const float lo = name == "radius" ? reference / 10.f : 0.f;
-    const float hi = name == "radius" ? reference * 4.f : reference * 100.f;
-    return {std::max(lo, static_cast<float>(info.min)), std::min(hi, static_cast<float>(info.max)),
-            true};
-}
-
-std::string param_tooltip(const sim::ParamInfo& info) {
-    std::string t = std::string(info.help) +
-                    format_numbers("\nAllowed: %g .. %g ", info.min, info.max) +
-                    std::string(info.unit);
-    if (info.needs_reset) t += "\nTakes effect on Reset.";
-    t += "\nCtrl+click to type a value.";
-    return t;
-}
-
-void parameter_sliders(UiState& ui, const sim::Run& session) {
-    const sim::Params preset = sim::preset_params(session.preset());
-    const sim::Model model = session.params().model;
-    for (const sim::ParamInfo& info : sim::param_table()) {
-        if (!sim::applies_to(info.models, model)) continue;  // the other model's knobs
-        const std::string label =
-            std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
-        ImGui::PushID(info.name.data(), info.name.data() + info.name.size());
-        if (!info.names.empty()) {
-            // A choice (contact = classic | frictional): a list of its names.
-            const auto v = static_cast<std::size_t>(info.get(ui.params));
-            const std::string current(v < info.names.size() ? info.names[v] : "?");
-            // A value this backend cannot step with is listed greyed out, with the reason.
-            std::vector<std::string> why(info.names.size());
-            std::string refused;
-            for (std::size_t k = 0; k < info.names.size(); ++k) {
-                sim::Params candidate = ui.params;
-                info.set(candidate, static_cast<double>(k));
-                why[k] = session.simulator().unsupported(candidate);
-                if (!why[k].empty()) refused = why[k];
-            }
-            if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
-                for (std::size_t k = 0; k < info.names.size(); ++k) {
-                    const std::string name(info.names[k]);
-                    if (ImGui::Selectable(name.c_str(), k == v,
-                                          why[k].empty() ? 0 : ImGuiSelectableFlags_Disabled))
-                        info.set(ui.params, static_cast<double>(k));
-                }
-                ImGui::EndCombo();
-            }
-            if (!refused.empty()) ImGui::TextWrapped("%s", refused.c_str());
-        } else if (info.kind() == sim::ParamKind::Int) {
-            int v = static_cast<int>(info.get(ui.params));
-            if (ImGui::SliderInt(label.c_str(), &v, 1, 50)) {
-                info.set(ui.params, std::clamp<double>(v, info.min, info.max));
-            }
-        } else {
-            const SliderRange r = slider_range(info, preset, session.domain());
-            float v = static_cast<float>(info.get(ui.params));
-            ImGuiSliderFlags flags = ImGuiSliderFlags_NoRoundToFormat;
-            if (r.log) flags |= ImGuiSliderFlags_Logarithmic;
-            if (ImGui::SliderFloat(label.c_str(), &v, r.lo, r.hi, "%.4g", flags)) {
-                info.set(ui.params, std::clamp<double>(v, info.min, info.max));
-            }
-        }
-        help_marker(param_tooltip(info));
-        if (info.needs_reset && info.get(ui.params) != info.get(session.params())) {
-            ImGui::SameLine();
-            ImGui::TextColored(kWarn, "applies on Reset");
-        }
-        ImGui::PopID();
-    }
-}
 
 // Density error, fastest particle and the Courant number, with the CFL limit on dt and a
 // warning when the step is above it.
@@ -165,9 +64,9 @@ void friction_stats_line(const sim::FrictionStats& f) {
         ImGui::TextColored(kWarn, "%zu particles had more contacts than memory slots", f.slotless);
 }
 
-void simulation_section(UiState& ui, const sim::Run& session) {
-    if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
-
+// The Run tab's top: scene, preset, particle count, the sources' tally, pause / step / reset
+// and the export, checkpoint and video buttons.
+void run_controls(UiState& ui, const sim::Run& session) {
     if (!ui.scenes.empty()) {
         const auto& file = session.scene_file();
         const std::string current = file ? file->name : std::string("(preset's own scene)");
@@ -234,11 +133,19 @@ void simulation_section(UiState& ui, const sim::Run& session) {
     export_controls(ui, session);
     checkpoint_controls(ui);
     video_controls(ui);
+}
 
-    ImGui::Separator();
+// The running model's statistics, only once read from this run: a scene, preset or backend
+// change leaves none on show until the next read-back.
+void run_stats(const UiState& ui, const sim::Run& session) {
+    if (ui.stats_start != session.starts()) {
+        ImGui::TextColored(kDim, "statistics: reading this run's first ...");
+        return;
+    }
     if (session.params().model == sim::Model::Sph) sph_stats_line(ui, session);
-    if (ui.friction.active && ui.friction.particles > 0) friction_stats_line(ui.friction);
-    parameter_sliders(ui, session);
+    if (sim::runs_frictional_law(session.params()) && ui.friction.active &&
+        ui.friction.particles > 0)
+        friction_stats_line(ui.friction);
 }
 
 // The scene's bodies: each one's name, and for those that can turn (a drum, a turntable) a
@@ -246,7 +153,7 @@ void simulation_section(UiState& ui, const sim::Run& session) {
 void geometry_section(UiState& ui, const sim::Run& session) {
     const auto& geometry = session.geometry();
     if (!geometry || geometry->bodies.empty()) return;
-    if (!ImGui::CollapsingHeader("Geometry", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    section_title("Geometry");
     for (std::size_t i = 0; i < geometry->bodies.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
         ImGui::TextUnformatted(geometry->body_names[i].c_str());
@@ -263,7 +170,6 @@ void geometry_section(UiState& ui, const sim::Run& session) {
 }
 
 void view_section(UiState& ui, const FrameHistory& h) {
-    if (!ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) return;
     ImGui::TextUnformatted("colour");
     for (const auto& row : sim::color_mode_names()) {
         ImGui::SameLine();
@@ -343,7 +249,6 @@ void view_section(UiState& ui, const FrameHistory& h) {
 }
 
 void optimizations_section(UiState& ui, const sim::Run& session, const PanelFacts& f) {
-    if (!ImGui::CollapsingHeader("Optimizations", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const bool cuda_running = session.backend() == sim::Backend::Cuda;
     int backend = cuda_running ? 1 : 0;
     ImGui::TextUnformatted("backend");
@@ -432,15 +337,59 @@ void optimizations_section(UiState& ui, const sim::Run& session, const PanelFact
 }
 
 void help_section() {
-    if (!ImGui::CollapsingHeader("Keys and mouse")) return;
+    section_title("Keys and mouse");
     ImGui::TextUnformatted(
         "space pause   . step   R reset   V vsync   [ ] scenes\n"
         "F1 hide panel   F12 screenshot   Esc quit\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
-        "double-click frame the box   shift+left-drag move the collider");
+        "double-click frame the box\n"
+        "shift+left-drag move the collider");
+}
+
+// Always in view above the tabs: what runs and how fast, so a slider's effect on the frame
+// rate shows from any tab.
+void status_line(const sim::Run& session, const FrameHistory& h) {
+    const float frame = h.frame_ms.mean();
+    ImGui::Text("%.0f FPS  frame %.2f ms  step %.3f ms", frame > 0.f ? 1000.f / frame : 0.f, frame,
+                h.sim_ms.last());
+    ImGui::TextColored(
+        kDim, "%s, %s, %zu particles, t = %.3g s",
+        std::string(sim::preset_name(session.preset())).c_str(),
+        session.params().model == sim::Model::Sph
+            ? "SPH liquid"
+            : (sim::runs_frictional_law(session.params()) ? "DEM frictional" : "DEM classic"),
+        session.particle_count(), session.time());
 }
 
 }  // namespace
+
+std::span<const sim::EnumName<PanelTab>> panel_tab_names() {
+    static constexpr sim::EnumName<PanelTab> kNames[] = {{PanelTab::Run, "run"},
+                                                         {PanelTab::Parameters, "parameters"},
+                                                         {PanelTab::View, "view"},
+                                                         {PanelTab::Timing, "timing"},
+                                                         {PanelTab::Optimizations, "optimizations"},
+                                                         {PanelTab::Record, "record"}};
+    return kNames;
+}
+
+std::string_view panel_tab_title(PanelTab tab) {
+    switch (tab) {
+        case PanelTab::Run:
+            return "Run";
+        case PanelTab::Parameters:
+            return "Parameters";
+        case PanelTab::View:
+            return "View";
+        case PanelTab::Timing:
+            return "Timing";
+        case PanelTab::Optimizations:
+            return "Optimizations";
+        case PanelTab::Record:
+            return "Record";
+    }
+    return "?";
+}
 
 void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& history,
                 const PanelFacts& facts, RecordUi& record, const Recorder& recorder) {
@@ -483,14 +432,36 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
         ImGui::TextWrapped("Warning: %s", w.text.c_str());
         ImGui::PopStyleColor();
     }
-    simulation_section(ui, session);
-    geometry_section(ui, session);
-    view_section(ui, history);
-    timing_section(session, history, facts);
-    optimizations_section(ui, session, facts);
-    draw_record_section(record, recorder);
-    draw_compare_section(record);
-    help_section();
+    status_line(session, history);
+    if (ImGui::BeginTabBar("sections")) {
+        const std::optional<PanelTab> open = std::exchange(ui.open_tab, std::nullopt);
+        auto tab = [&](PanelTab which, auto&& draw) {
+            const std::string label(panel_tab_title(which));
+            const ImGuiTabItemFlags flags = open == which ? ImGuiTabItemFlags_SetSelected : 0;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) return;
+            // Each tab scrolls on its own; the status line and the tabs stay in view.
+            ImGui::BeginChild("tab");
+            draw();
+            ImGui::EndChild();
+            ImGui::EndTabItem();
+        };
+        tab(PanelTab::Run, [&] {
+            run_controls(ui, session);
+            ImGui::Separator();
+            run_stats(ui, session);
+            geometry_section(ui, session);
+            help_section();
+        });
+        tab(PanelTab::Parameters, [&] { parameters_tab(ui, session); });
+        tab(PanelTab::View, [&] { view_section(ui, history); });
+        tab(PanelTab::Timing, [&] { timing_section(session, history, facts); });
+        tab(PanelTab::Optimizations, [&] { optimizations_section(ui, session, facts); });
+        tab(PanelTab::Record, [&] {
+            draw_record_section(record, recorder);
+            draw_compare_section(record);
+        });
+        ImGui::EndTabBar();
+    }
     ImGui::PopItemWidth();
     ImGui::End();
 }

@@ -1,11 +1,15 @@
 #pragma once
-// The ImGui panel: Simulation (sliders generated from the Params table, preset, colour,
-// particle count, pause / step / reset), Timing (app/viewer/timing_panel.h), Optimizations
-// (backend, interop vs host copy, CUDA kernel options), and Record / Compare (app/record_panel.h).
+// The ImGui panel: a status line (frame rate, step time, what runs) above six tabs, so every
+// part is one click away and none scrolls past another: Run (scene, preset, particle count,
+// pause / step / reset, the run's statistics, the bodies), Parameters (app/viewer/param_panel.h),
+// View, Timing (app/viewer/timing_panel.h), Optimizations (backend, interop vs host copy, the
+// kernel options) and Record (recording and comparing, app/viewer/record_panel.h).
 // It only edits UiState; the frame loop applies the edits.
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "app/lab/recorder.h"
 #include "app/viewer/frame_history.h"
@@ -13,6 +17,7 @@
 #include "app/viewer/record_panel.h"
 #include "app/viewer/ui_state.h"
 #include "app/viewer/window_run.h"
+#include "sim/core/enum_names.h"
 
 namespace plab::app {
 
@@ -20,6 +25,10 @@ namespace plab::app {
 // the ImGui ini file.
 inline constexpr float kPanelWidth = 400.f;
 inline constexpr float kPanelMargin = 10.f;
+
+// run, parameters, view, timing, optimizations, record (--panel-tab).
+std::span<const sim::EnumName<PanelTab>> panel_tab_names();
+std::string_view panel_tab_title(PanelTab tab);
 
 void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& history,
                 const PanelFacts& facts, RecordUi& record, const Recorder& recorder);

@@ -12,4 +12,10 @@ void help_marker(const std::string& text) {
     }
 }
 
+void section_title(const char* title) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::TextUnformatted(title);
+}
+
 }  // namespace plab::app

@@ -13,4 +13,7 @@ inline const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
 // A wrapped tooltip with `text` while the last item is hovered.
 void help_marker(const std::string& text);
 
+// A part's title inside a tab: a rule, then the title.
+void section_title(const char* title);
+
 }  // namespace plab::app

@@ -52,7 +52,6 @@ void roofline_line(const sim::Run& session, const FrameHistory& h) {
 }  // namespace
 
 void timing_section(const sim::Run& session, const FrameHistory& h, const PanelFacts& f) {
-    if (!ImGui::CollapsingHeader("Timing", ImGuiTreeNodeFlags_DefaultOpen)) return;
     const float frame = h.frame_ms.mean();
     ImGui::Text("%.1f FPS   frame %.2f ms (mean of %d)", frame > 0.f ? 1000.f / frame : 0.f, frame,
                 Series::kLength);

@@ -1,5 +1,5 @@
 #pragma once
-// The panel's Timing section: the frame rate, each part of a frame, the step's stages against
+// The panel's Timing tab: the frame rate, each part of a frame, the step's stages against
 // their roofline floor (sim/engine/stage_bytes.h), rolling plots and the device's facts.
 #include "app/viewer/frame_history.h"
 #include "app/viewer/panel_facts.h"

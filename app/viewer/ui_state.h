@@ -3,6 +3,7 @@
 // and requests. The frame loop applies all of it at one point per frame (App::sync), so the
 // UI never reaches into the simulation.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,9 @@
 #include "sim/physics/color_map.h"
 
 namespace plab::app {
+
+// The panel's tabs (app/viewer/panel.h).
+enum class PanelTab { Run, Parameters, View, Timing, Optimizations, Record };
 
 // One-shot requests, cleared when applied.
 struct Requests {
@@ -32,7 +36,7 @@ struct Requests {
     bool save_checkpoint = false;  // write a checkpoint to checkpoint_path (F5)
     bool load_checkpoint = false;  // continue from checkpoint_path (F9)
     bool toggle_video = false;     // start recording video_path, or stop and finish it
-    // A geometry body's new spin (body index, rev/min), from the Geometry section.
+    // A geometry body's new spin (body index, rev/min), from the Run tab's Geometry part.
     std::optional<std::pair<std::size_t, float>> body_spin;
 };
 
@@ -48,7 +52,7 @@ struct ViewSettings {
     bool show_box = true;
     bool show_collider = true;
     bool show_bodies = true;
-    render::Look look = render::Look::Data;  // --look; the View section's combo
+    render::Look look = render::Look::Data;  // --look; the View tab's combo
 };
 
 struct UiState {
@@ -67,6 +71,8 @@ struct UiState {
     int scene_index = -1;                   // the one running, -1 when none is
     sim::SimStats stats;                    // the last statistics read back (every few frames)
     sim::FrictionStats friction;            // read with them while the frictional law runs
+    std::uint64_t stats_start = ~0ull;      // Run::starts() of the run `stats` was read from
+    std::optional<PanelTab> open_tab;       // the tab to bring to the front (--panel-tab), once
     std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
     // The checkpoint Save and Load use (app/viewer/checkpoint_panel.h).
     std::string checkpoint_path = "checkpoints/state.plab";

@@ -1,5 +1,5 @@
 #pragma once
-// The Record video row of the panel's Simulation section: the button (start or stop), the
+// The Record video row of the panel's Run tab: the button (start or stop), the
 // movie's file field and a progress line; App::sync starts and stops the recording.
 #include "app/viewer/ui_state.h"
 

@@ -10,6 +10,7 @@
 #include "app/lab/output_file.h"
 #include "app/lab/video_encoder.h"
 #include "app/viewer/app.h"
+#include "app/viewer/panel.h"
 #include "render/material_view.h"
 #include "sim/core/enum_names.h"
 #include "sim/core/error.h"
@@ -82,6 +83,9 @@ WindowCommand::WindowCommand(CLI::App& top) : top_(top), variants_(top) {
         ->check(count_check(64, 16384))
         ->capture_default_str();
     top.add_flag("--no-panel", no_panel_, "Start with the panel hidden (F1 toggles it)");
+    top.add_option("--panel-tab", panel_tab_,
+                   "The panel's tab to open on: " + sim::enum_choices(panel_tab_names()))
+        ->check(CLI::IsMember(sim::enum_names(panel_tab_names())));
     top.add_option("--video", a.video.path,
                    "Record the scene as an MP4 movie (H.264) at the simulation's speed; with "
                    "--frames N (movie frames) or --video-seconds S it then exits, otherwise "
@@ -136,6 +140,8 @@ int WindowCommand::run() {
     a.look = sim::parse_enum(render::look_names(), look_, "look");
     a.vsync = vsync_ == "on";
     a.show_panel = !no_panel_;
+    if (!panel_tab_.empty())
+        a.panel_tab = sim::parse_enum(panel_tab_names(), panel_tab_, "panel tab");
     if (!a.load.empty()) {
         PLAB_REQUIRE(
             top_.count("--preset") + top_.count("--scene") + top_.count("--particles") == 0,

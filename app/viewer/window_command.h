@@ -24,6 +24,7 @@ class WindowCommand {
     AppConfig config_;
     std::string backend_ = "auto", color_ = "speed", look_ = "data", vsync_ = "on", scene_;
     bool no_panel_ = false;
+    std::string panel_tab_;
     std::vector<std::string> save_every_;  // --save-every SECONDS DIR
     VariantFlags variants_;
 };

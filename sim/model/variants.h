@@ -2,7 +2,7 @@
 // The step variants, declared once: `SimulatorOptions` is the plain struct the backends take,
 // `variant_table()` describes each switch (its one name, values, help, which backends and models
 // it applies to). CLI flags, sweep keys and columns, recording keys and the panel's
-// Optimizations section are built from the table, and `resolve_options` is the one place that
+// Optimizations tab are built from the table, and `resolve_options` is the one place that
 // decides which requested variants run on a backend and model, and why the others do not.
 // Adding a variant is one field, one row and its implementation.
 #include <functional>

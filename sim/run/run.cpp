@@ -97,6 +97,7 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
     time_ = 0;
     steps_ = 0;
     ++generation_;
+    ++starts_;
     arm_sources();
     check();
 }
@@ -206,6 +207,7 @@ void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source)
     loaded_ = std::move(c);
     loaded_from_ = source;
     ++generation_;
+    ++starts_;
     check();
 }
 

@@ -96,6 +96,10 @@ class Run {
     // Counts the starts (construction, restarts, loads): device memory may move at each, so a
     // view of it made before one is stale (a reference, for views to compare against later).
     const std::uint64_t& generation() const { return generation_; }
+    // Counts the runs begun: construction, restarts, scene, preset and backend changes and
+    // loads, but not the sources' resets. Read-outs of one run (its statistics) are stale once
+    // this moves.
+    std::uint64_t starts() const { return starts_; }
 
     // Live edit: validated, then used by the next step. Parameters that need a reset keep
     // their running value until a restart. Throws with every broken rule.
@@ -170,6 +174,7 @@ class Run {
     double time_ = 0;                           // s
     std::uint64_t steps_ = 0;
     std::uint64_t generation_ = 0;
+    std::uint64_t starts_ = 0;
     bool has_sources_ = false;
     SourceProgress source_progress_;
     double next_sources_ = 0;  // s: the next application

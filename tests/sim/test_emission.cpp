@@ -121,6 +121,17 @@ TEST(Emission, AnEmittersCountFollowsRateTimesTimeUntilItsStop) {
     EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
 }
 
+// The sources' resets renew the device state (generation) but begin no new run (starts): a
+// panel keeps the run's statistics through them.
+TEST(Emission, ApplyingTheSourcesIsNotANewRun) {
+    sim::Run run(start_of(testing::pour_scene_json("\"rate\": 1500, \"stop\": 0.1", "", 1000)));
+    const std::uint64_t starts = run.starts(), generation = run.generation();
+    while (run.time() < 0.05) run.step();
+    ASSERT_GT(run.particle_count(), 361u);
+    EXPECT_GT(run.generation(), generation);
+    EXPECT_EQ(run.starts(), starts);
+}
+
 // With a sink somewhere (so the file may ask for more than fits), the count stops at
 // max_particles and what could not be laid is counted.
 TEST(Emission, TheCountStopsAtMaxParticles) {

@@ -67,6 +67,25 @@ TEST(SimRun, AnAssignmentThatNeedsARestartSaysSoAndTakesEffectThere) {
     EXPECT_EQ(run.params().substeps, 1) << "single_dt: each step is one dt";
 }
 
+// Each way a new run begins moves starts(); steps and parameter edits do not.
+TEST(SimRun, StartsCountEveryRunBegunAndNothingElse) {
+    sim::Run run(small_start("classic"));
+    std::uint64_t starts = run.starts();
+    run.step();
+    Params p = run.params();
+    p.spring *= 1.1f;
+    run.set_params(p);
+    EXPECT_EQ(run.starts(), starts) << "a step or a live edit began a run";
+    run.restart(run.params());
+    EXPECT_EQ(run.starts(), ++starts) << "restart";
+    run.change_preset(Preset::Water);
+    EXPECT_EQ(run.starts(), ++starts) << "preset";
+    run.change_backend(Backend::Cpu, run.params());
+    EXPECT_EQ(run.starts(), ++starts) << "backend";
+    run.rewind();
+    EXPECT_EQ(run.starts(), ++starts) << "rewind";
+}
+
 TEST(SimRun, ARefusedChangeKeepsTheRunningRun) {
     sim::Run run(small_start());
     for (int i = 0; i < 5; ++i) run.step();
