@@ -170,9 +170,24 @@ bool App::attempt(const char* what, Change&& change) {
 void App::sync() {
     const Requests r = std::exchange(ui_.requests, Requests{});
     if (window_.vsync() != ui_.vsync) window_.set_vsync(ui_.vsync);
+    // Undo and redo put earlier parameters back as an edit that is not itself recorded.
+    bool from_history = false;
+    if (r.undo || r.redo) {
+        const sim::Params now = ui_.params;
+        if (const auto back = r.undo ? ui_.history.undo() : ui_.history.redo()) {
+            ui_.params = *back;
+            from_history = true;
+            ui_.say(std::string(r.undo ? "Undone" : "Redone") + ": " +
+                    changed_parameters(now, ui_.params) + ".");
+        } else {
+            ui_.say(r.undo ? "Nothing to undo." : "Nothing to redo.");
+        }
+    }
     if (ui_.params != submitted_) {
+        const sim::Params before = submitted_;
         submitted_ = ui_.params;
-        attempt("Parameter change", [&] { session_.set_params(ui_.params); });
+        if (attempt("Parameter change", [&] { session_.set_params(ui_.params); }) && !from_history)
+            ui_.history.record(before, ui_.params, glfwGetTime());
     }
     if (r.options_changed) attempt("Option change", [&] { session_.set_options(ui_.options); });
     if (r.backend) {
@@ -189,6 +204,7 @@ void App::sync() {
                 session_.change_preset(*r.preset);
                 ui_.params = session_.params();
             })) {
+            ui_.history.clear();
             submitted_ = ui_.params;
             diverged_ = false;
             frame_scene();
@@ -202,6 +218,7 @@ void App::sync() {
                 session_.use_scene_file(file, *r.scene);
                 ui_.params = session_.params();
             })) {
+            ui_.history.clear();
             submitted_ = ui_.params;
             diverged_ = false;
             ui_.particles_field = static_cast<int>(session_.particle_count());
@@ -236,6 +253,7 @@ void App::sync() {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());
         });
     sync_checkpoints(r);
+    if (r.save_scene) attempt("Saving the scene", [&] { save_scene(ui_.scene_path); });
     sync_video(r);
     sync_recording();
     if (r.step_once) step_once_ = true;

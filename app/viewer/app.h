@@ -62,6 +62,8 @@ class App {
     // Checkpoints (app/viewer/app_checkpoint.cpp): the panel's and keys' Save and Load, and
     // --save-every's files as the simulated time passes their multiples.
     void sync_checkpoints(const Requests& requests);
+    // Save scene (app/viewer/app_scene_file.cpp): throws with the reason, nothing half-written.
+    void save_scene(const std::string& path);
     void save_every_tick();
     // Video (app/viewer/app_video.cpp): --video and the panel's Record video; each frame's
     // capture after the scene is drawn; finishing on every way out.

@@ -32,6 +32,7 @@ void App::sync_checkpoints(const Requests& r) {
                 c.particle_count());  // first: a failed load then only leaves buffers
             session_.load(c, path);
             ui_.params = session_.params();
+            ui_.history.clear();
             submitted_ = ui_.params;
             ui_.options = session_.options();
             ui_.particles_field = static_cast<int>(session_.particle_count());

@@ -2,9 +2,7 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-#include <array>
-#include <cstring>
+#include "app/viewer/panel_style.h"
 
 namespace plab::app {
 
@@ -20,14 +18,7 @@ void checkpoint_controls(UiState& ui) {
         ImGui::SetTooltip(
             "Continues from the checkpoint file; a bad file leaves the run as it is.");
     ImGui::SameLine();
-    // ImGui edits a fixed buffer; the path lives in UiState as a string.
-    std::array<char, 1024> buffer{};
-    const std::size_t n = std::min(ui.checkpoint_path.size(), buffer.size() - 1);
-    std::memcpy(buffer.data(), ui.checkpoint_path.data(), n);
-    ImGui::SetNextItemWidth(-1.f);
-    if (ImGui::InputTextWithHint("##checkpoint_path", "checkpoint file", buffer.data(),
-                                 buffer.size()))
-        ui.checkpoint_path = buffer.data();
+    path_field("##checkpoint_path", "checkpoint file", ui.checkpoint_path);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Checkpoint file (.plab), relative to the working directory; its folder is created "

@@ -2,9 +2,9 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-#include <array>
-#include <cstring>
+#include "app/viewer/panel_style.h"
+
+#include <string>
 
 namespace plab::app {
 
@@ -21,12 +21,7 @@ void export_controls(UiState& ui, const sim::Run& session) {
             "particles.vtk.series: open that in ParaView.");
     ImGui::SameLine();
     // ImGui edits a fixed buffer; the folder lives in UiState as a string.
-    std::array<char, 1024> buffer{};
-    const std::size_t n = std::min(ui.export_folder.size(), buffer.size() - 1);
-    std::memcpy(buffer.data(), ui.export_folder.data(), n);
-    ImGui::SetNextItemWidth(-1.f);
-    if (ImGui::InputTextWithHint("##export_folder", "folder", buffer.data(), buffer.size()))
-        ui.export_folder = buffer.data();
+    path_field("##export_folder", "folder", ui.export_folder);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Folder for exported frames, relative to the working directory; "

@@ -47,11 +47,21 @@ void App::install_callbacks() {
         w, [](GLFWwindow* win, double, double dy) { guarded([&] { app_of(win).on_scroll(dy); }); });
 }
 
-void App::on_key(int key, int action, int /*mods*/) {
+void App::on_key(int key, int action, int mods) {
     const bool press = action == GLFW_PRESS;
     // Holding '.' keeps stepping.
     if (!press && !(action == GLFW_REPEAT && key == GLFW_KEY_PERIOD)) return;
     if (imgui_ && imgui_->wants_keyboard()) return;
+    // Ctrl+Z undoes a parameter edit; Ctrl+Y or Ctrl+Shift+Z redoes it; Ctrl+S saves the scene.
+    if ((mods & GLFW_MOD_CONTROL) != 0) {
+        if (key == GLFW_KEY_Z || key == GLFW_KEY_Y) {
+            const bool redo = key == GLFW_KEY_Y || (mods & GLFW_MOD_SHIFT) != 0;
+            (redo ? ui_.requests.redo : ui_.requests.undo) = true;
+        } else if (key == GLFW_KEY_S) {
+            ui_.requests.save_scene = true;
+        }
+        return;
+    }
     switch (key) {
         case GLFW_KEY_SPACE:
             ui_.paused = !ui_.paused;

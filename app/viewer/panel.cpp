@@ -4,6 +4,7 @@
 #include "app/viewer/export_panel.h"
 #include "app/viewer/panel_style.h"
 #include "app/viewer/param_panel.h"
+#include "app/viewer/scene_file_panel.h"
 #include "app/viewer/timing_panel.h"
 #include "app/viewer/video_panel.h"
 #include "sim/core/format_numbers.h"
@@ -126,12 +127,9 @@ void run_controls(UiState& ui, const sim::Run& session) {
     if (ImGui::Button("Step (.)")) ui.requests.step_once = true;
     ImGui::SameLine();
     if (ImGui::Button("Reset (R)")) ui.requests.reset = true;
-    ImGui::SameLine();
-    if (ImGui::Button("Defaults"))
-        ui.params = session.preset_defaults(session.preset(), session.particle_count());
-    help_marker("Back to the preset's parameters (reset-only ones apply on Reset).");
     export_controls(ui, session);
     checkpoint_controls(ui);
+    scene_file_controls(ui);
     video_controls(ui);
 }
 
@@ -341,6 +339,7 @@ void help_section() {
     ImGui::TextUnformatted(
         "space pause   . step   R reset   V vsync   [ ] scenes\n"
         "F1 hide panel   F12 screenshot   Esc quit\n"
+        "Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save scene\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
         "double-click frame the box\n"
         "shift+left-drag move the collider");

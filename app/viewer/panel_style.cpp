@@ -1,5 +1,9 @@
 #include "app/viewer/panel_style.h"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+
 namespace plab::app {
 
 void help_marker(const std::string& text) {
@@ -10,6 +14,17 @@ void help_marker(const std::string& text) {
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+}
+
+bool path_field(const char* id, const char* hint, std::string& path) {
+    // ImGui edits a fixed buffer; the path lives in a string.
+    std::array<char, 1024> buffer{};
+    const std::size_t n = std::min(path.size(), buffer.size() - 1);
+    std::memcpy(buffer.data(), path.data(), n);
+    ImGui::SetNextItemWidth(-1.f);
+    if (!ImGui::InputTextWithHint(id, hint, buffer.data(), buffer.size())) return false;
+    path = buffer.data();
+    return true;
 }
 
 void section_title(const char* title) {

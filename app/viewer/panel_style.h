@@ -13,6 +13,10 @@ inline const ImVec4 kDim{0.65f, 0.65f, 0.7f, 1.f};
 // A wrapped tooltip with `text` while the last item is hovered.
 void help_marker(const std::string& text);
 
+// A file or folder path typed into a field as wide as the rest of the row: true when the text
+// was edited (then `path` holds it).
+bool path_field(const char* id, const char* hint, std::string& path);
+
 // A part's title inside a tab: a rule, then the title.
 void section_title(const char* title);
 

@@ -122,6 +122,20 @@ void parameter_row(UiState& ui, const sim::Run& session, const sim::ParamInfo& i
 }  // namespace
 
 void parameters_tab(UiState& ui, const sim::Run& session) {
+    ImGui::BeginDisabled(!ui.history.can_undo());
+    if (ImGui::Button("Undo (Ctrl+Z)")) ui.requests.undo = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!ui.history.can_redo());
+    if (ImGui::Button("Redo (Ctrl+Y)")) ui.requests.redo = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Defaults"))
+        ui.params = session.preset_defaults(session.preset(), session.particle_count());
+    help_marker(
+        "Undo takes back the last edit (a whole slider drag is one); Defaults puts the "
+        "preset's parameters back (reset-only ones apply on Reset) and can be undone too. A "
+        "new scene, preset or checkpoint starts a new history.");
     const sim::Params preset = sim::preset_params(session.preset());
     // Grouped by what the edited parameters would run: switching the contact law in the
     // Contact group moves the rows at once, before the switch is applied.
@@ -134,8 +148,7 @@ void parameters_tab(UiState& ui, const sim::Run& session) {
         ImGui::PushID(title.c_str());
         for (const sim::ParamInfo* info : group.used) parameter_row(ui, session, *info, preset);
         if (!group.unused.empty()) {
-            const std::string more =
-                std::to_string(group.unused.size()) + " not read by this run";
+            const std::string more = std::to_string(group.unused.size()) + " not read by this run";
             if (ImGui::TreeNode(more.c_str())) {
                 for (const sim::UnusedParam& u : group.unused) {
                     // Greyed but editable: a later switch of law or model reads the value.

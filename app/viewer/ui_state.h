@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/viewer/param_history.h"
 #include "render/material_math.h"
 #include "render/particle_feed.h"
 #include "sim/engine/simulator.h"
@@ -35,6 +36,9 @@ struct Requests {
     bool export_frame = false;     // write the current particles into export_folder
     bool save_checkpoint = false;  // write a checkpoint to checkpoint_path (F5)
     bool load_checkpoint = false;  // continue from checkpoint_path (F9)
+    bool save_scene = false;       // write the running scene into scene_path
+    bool undo = false;             // parameters: back one step of `history` (Ctrl+Z)
+    bool redo = false;             // forward again (Ctrl+Y)
     bool toggle_video = false;     // start recording video_path, or stop and finish it
     // A geometry body's new spin (body index, rev/min), from the Run tab's Geometry part.
     std::optional<std::pair<std::size_t, float>> body_spin;
@@ -56,7 +60,8 @@ struct ViewSettings {
 };
 
 struct UiState {
-    sim::Params params;  // edited copy; live parameters apply at the next sync
+    sim::Params params;    // edited copy; live parameters apply at the next sync
+    ParamHistory history;  // the edits applied to `params`, for undo and redo
     bool paused = false;
     bool vsync = true;
     bool use_interop = true;  // when it works: otherwise the host copy runs regardless
@@ -76,6 +81,9 @@ struct UiState {
     std::string export_folder = "exports";  // the Export button's folder (app/export_panel.h)
     // The checkpoint Save and Load use (app/viewer/checkpoint_panel.h).
     std::string checkpoint_path = "checkpoints/state.plab";
+    // The scene file Save scene writes and Open starts (app/viewer/scene_file_panel.h).
+    std::string scene_path = "scenes/my_scene.json";
+    bool scene_with_particles = false;
     // The Record video button's movie and the line that follows it (app/viewer/video_panel.h).
     std::string video_path = "videos/particle-lab.mp4";
     bool video_recording = false;

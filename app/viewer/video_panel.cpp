@@ -2,9 +2,9 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-#include <array>
-#include <cstring>
+#include "app/viewer/panel_style.h"
+
+#include <string>
 
 namespace plab::app {
 
@@ -17,14 +17,10 @@ void video_controls(UiState& ui) {
             "a frame each 1/fps simulated seconds, encoded on its own thread. Stopping, Esc or "
             "closing the window finish the file.");
     ImGui::SameLine();
-    std::array<char, 1024> buffer{};
-    const std::size_t n = std::min(ui.video_path.size(), buffer.size() - 1);
-    std::memcpy(buffer.data(), ui.video_path.data(), n);
-    ImGui::SetNextItemWidth(-1.f);
-    if (ImGui::InputTextWithHint("##video_path", "movie file (.mp4)", buffer.data(),
-                                 buffer.size()) &&
-        !ui.video_recording)
-        ui.video_path = buffer.data();
+    // The movie being written keeps its name until it is finished.
+    std::string edited = ui.video_path;
+    if (path_field("##video_path", "movie file (.mp4)", edited) && !ui.video_recording)
+        ui.video_path = edited;
     if (!ui.video_status.empty()) ImGui::TextUnformatted(ui.video_status.c_str());
 }
 

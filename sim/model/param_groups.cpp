@@ -72,12 +72,18 @@ std::span<const EnumName<ParamGroup>> param_group_names() { return kGroupNames; 
 
 std::string_view param_group_title(ParamGroup group) {
     switch (group) {
-        case ParamGroup::Time: return "Time and neighbours";
-        case ParamGroup::Material: return "Material";
-        case ParamGroup::Contact: return "Contact";
-        case ParamGroup::Liquid: return "Liquid";
-        case ParamGroup::Gravity: return "Gravity and damping";
-        case ParamGroup::Geometry: return "Walls, collider and silo";
+        case ParamGroup::Time:
+            return "Time and neighbours";
+        case ParamGroup::Material:
+            return "Material";
+        case ParamGroup::Contact:
+            return "Contact";
+        case ParamGroup::Liquid:
+            return "Liquid";
+        case ParamGroup::Gravity:
+            return "Gravity and damping";
+        case ParamGroup::Geometry:
+            return "Walls, collider and silo";
     }
     return "?";
 }
@@ -89,9 +95,8 @@ ParamGroup param_group(const ParamInfo& info) {
 
 std::string param_unused_reason(const ParamInfo& info, const Params& p) {
     if (!applies_to(info.models, p.model)) {
-        return p.model == Model::Sph
-                   ? "a DEM parameter: this run is an SPH liquid"
-                   : "an SPH parameter: this run is DEM grains";
+        return p.model == Model::Sph ? "a DEM parameter: this run is an SPH liquid"
+                                     : "an SPH parameter: this run is DEM grains";
     }
     const GroupRow* row = find_row(info.name);
     // SPH reads no law-specific row (those with one law): boundary_damping is read by SPH's

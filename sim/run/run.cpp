@@ -88,6 +88,7 @@ void Run::start_scene(Simulator& simulator, Preset preset, std::size_t count,
     simulator.reset(initial, params);  // throws before changing anything (e.g. no memory)
     preset_ = preset;
     params_ = params;
+    start_count_ = count;
     domain_ = initial.domain;
     geometry_ = initial.geometry;
     scene_ = scene;
@@ -191,6 +192,7 @@ void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source)
     scene_ = Scene{c->run.label, c->state.domain, {}, 1};
     scene_file_ = std::move(file);
     scene_source_ = scene_file_ ? c->run.scene : "";
+    start_count_ = scene_file_ ? scene_file_->particles : c->state.pos.size();
     time_ = c->run.time;
     steps_ = c->run.steps;
     label_ = source.empty()
@@ -260,6 +262,26 @@ Params Run::preset_defaults(Preset preset, std::size_t count) const {
     for (const std::string& a : assignments_) apply_assignment(p, a);
     if (single_dt_) p.substeps = 1;
     return p;
+}
+
+SceneFile Run::scene_to_save() const {
+    if (!scene_file_) {
+        PLAB_REQUIRE(!loaded_, "this run continues a checkpoint (" + loaded_from_ +
+                                   ") whose scene is not known: save a checkpoint instead");
+    }
+    SceneFile f;
+    if (scene_file_) {
+        f = *scene_file_;  // its bodies carry the spins set since (set_body_spin)
+    } else {
+        f.name = std::string(preset_name(preset_));
+        f.description = "the " + f.name + " preset's scene";
+        f.preset = preset_;
+        f.scene = scene_;
+    }
+    f.params = params_;
+    f.particles = start_count_;
+    f.param_keys.clear();
+    return f;
 }
 
 void Run::change_preset(Preset preset) {

@@ -137,6 +137,11 @@ class Run {
 
     // The preset's parameters for `count` particles with the run's assignments applied.
     Params preset_defaults(Preset preset, std::size_t count) const;
+    // The running scene as a scene file (sim/io/scene_writer.h writes it): the file it came
+    // from, or the preset's scene at the count it started with, with the running parameters
+    // and the bodies' spins as they are now. Throws for a checkpoint whose scene file is gone
+    // (no scene reproduces its particles: save a checkpoint instead).
+    SceneFile scene_to_save() const;
 
     // Checkpoints (io/checkpoint.h). save writes the state now with the parameters in effect
     // and the variants asked for; load continues `checkpoint` (its state, parameters,
@@ -164,7 +169,8 @@ class Run {
     Params params_;
     Domain domain_;
     std::shared_ptr<const SceneGeometry> geometry_;
-    Scene scene_;  // the running scene, for the checks of live edits
+    Scene scene_;                  // the running scene, for the checks of live edits
+    std::size_t start_count_ = 0;  // particles at the start (sources change the count later)
     std::optional<SceneFile> scene_file_;
     std::string scene_source_;  // the scene file as given, "" for a preset
     std::string label_;

@@ -28,7 +28,8 @@ float reach(const OrbitCamera& cam, glm::vec3 lo, glm::vec3 hi, float w, float h
         const glm::vec3 s =
             glm::project(c, cam.view(), cam.projection(w / h), glm::vec4(0.f, 0.f, w, h));
         if (!(s.z < 1.f) || !(glm::dot(c - cam.eye(), cam.forward()) > 0.f)) return 1e9f;
-        widest = std::max({widest, std::abs(s.x - w / 2) / (w / 2), std::abs(s.y - h / 2) / (h / 2)});
+        widest =
+            std::max({widest, std::abs(s.x - w / 2) / (w / 2), std::abs(s.y - h / 2) / (h / 2)});
     }
     return widest;
 }
@@ -59,8 +60,8 @@ TEST(SceneCamera, EveryShippedSceneOpensWithItsWholeDomainInView) {
         const sim::SceneFile file = sim::load_scene_file(entry.path().string());
         const sim::Domain& d = file.scene.domain;
         const glm::vec3 lo{d.min.x, d.min.y, d.min.z}, hi{d.max.x, d.max.y, d.max.z};
-        for (const auto& [w, h] : {std::pair{kViewW, kViewH}, std::pair{1920.f, 1080.f},
-                                   std::pair{700.f, 900.f}}) {
+        for (const auto& [w, h] :
+             {std::pair{kViewW, kViewH}, std::pair{1920.f, 1080.f}, std::pair{700.f, 900.f}}) {
             const OrbitCamera cam = opening_camera(d, file.camera, w / h);
             EXPECT_LE(reach(cam, lo, hi, w, h), 1.f)
                 << entry.path().filename() << " at " << w << " x " << h;

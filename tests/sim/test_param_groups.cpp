@@ -99,9 +99,8 @@ TEST(ParamGroups, TheLiquidShowsItsOwnAndNoContactLaw) {
     const Params p = preset_params(Preset::Water);
     ASSERT_EQ(p.model, Model::Sph);
     const auto groups = grouped_params(p);
-    for (const char* name :
-         {"rest_density", "sound_speed", "smoothing", "viscosity", "xsph", "boundary_damping",
-          "global_damping", "dt", "collider_radius"})
+    for (const char* name : {"rest_density", "sound_speed", "smoothing", "viscosity", "xsph",
+                             "boundary_damping", "global_damping", "dt", "collider_radius"})
         EXPECT_TRUE(used_in(groups, name)) << name;
     for (const char* name : {"spring", "contact", "friction", "shear", "mass"}) {
         EXPECT_FALSE(used_in(groups, name)) << name;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Editing and saving a scene through the real window under Xvfb (xdotool): Ctrl+S saves the
+# drum scene as it opened; a click on the Parameters tab's dt slider changes dt (the next save
+# shows it); Ctrl+Z undoes the edit (the save equals the first again), Ctrl+Y redoes it; then
+# the saved scene opened in a new window saves to the same file again.
+# The click lands on the dt slider of a 1280x720 window at the panel's default place and
+# font (a fresh config folder), with no message line above the tabs.
+# Usage: sandbox_smoke.sh PARTICLE_LAB_BINARY SCENES_DIR WORK_DIR. Exit 77 = skipped.
+set -u
+bin=$1
+scenes=$2
+work=$3
+for tool in xvfb-run xdotool cmp; do
+    command -v "$tool" > /dev/null || { echo "skipped: $tool is not installed"; exit 77; }
+done
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+export HOME=$work XDG_CONFIG_HOME=$work/config  # the panel starts at its default place
+
+cat > drive.sh <<'DRIVE'
+set -u
+bin=$1 scene=$2 stage=$3
+"$bin" --backend cpu --scene "$scene" --particles 600 --panel-tab parameters --width 1280 \
+    --height 720 --vsync off > "app_$stage.log" 2>&1 &
+app=$!
+win=""
+for _ in $(seq 100); do
+    win=$(xdotool search --name "Particle Lab" 2> /dev/null | head -n 1)
+    [ -n "$win" ] && break
+    sleep 0.2
+done
+[ -n "$win" ] || { echo "no window appeared"; cat "app_$stage.log"; kill $app; exit 1; }
+xdotool windowfocus --sync "$win" 2> /dev/null || xdotool windowfocus "$win"
+sleep 1
+click() { xdotool mousemove --window "$win" "$1" "$2"; sleep 0.3; xdotool mousedown 1; sleep 0.2; xdotool mouseup 1; sleep 0.6; }
+save() {  # Ctrl+S, then wait for the file and keep a copy as $1
+    rm -f scenes/my_scene.json
+    xdotool key --window "$win" ctrl+s
+    for _ in $(seq 50); do [ -f scenes/my_scene.json ] && break; sleep 0.1; done
+    [ -f scenes/my_scene.json ] || { echo "Ctrl+S wrote no scene"; exit 1; }
+    cp scenes/my_scene.json "$1"
+}
+if [ "$stage" = edit ]; then
+    save opened.json
+    click 45 77    # "dismiss" under the saved message: the tabs move back up
+    click 230 166  # the dt slider
+    save edited.json
+    sleep 1.2      # past the merge window, so the undo is of this edit alone
+    xdotool key --window "$win" ctrl+z
+    sleep 0.4
+    save undone.json
+    xdotool key --window "$win" ctrl+y
+    sleep 0.4
+    save redone.json
+else
+    save reloaded.json
+fi
+xdotool key --window "$win" Escape
+wait $app
+echo "exit code $?" >> "app_$stage.log"
+DRIVE
+
+xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$scenes/drum.json" edit ||
+    { cat app_edit.log 2> /dev/null; exit 1; }
+grep -q "exit code 0" app_edit.log || { cat app_edit.log; echo "FAIL: the app did not exit with 0"; exit 1; }
+cmp -s opened.json edited.json && { echo "FAIL: the click on dt changed nothing"; exit 1; }
+grep -q '"dt"' edited.json || { echo "FAIL: the edited scene has no dt"; cat edited.json; exit 1; }
+cmp -s opened.json undone.json || { echo "FAIL: Ctrl+Z did not restore the parameters"; diff opened.json undone.json; exit 1; }
+cmp -s edited.json redone.json || { echo "FAIL: Ctrl+Y did not redo the edit"; diff edited.json redone.json; exit 1; }
+# The saved scene opened again saves to the same file.
+cp opened.json saved_drum.json
+rm -rf config
+xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" saved_drum.json reload ||
+    { cat app_reload.log 2> /dev/null; exit 1; }
+grep -q "exit code 0" app_reload.log || { cat app_reload.log; echo "FAIL: the reload did not exit with 0"; exit 1; }
+cmp -s opened.json reloaded.json || { echo "FAIL: the reopened scene saves differently"; diff opened.json reloaded.json; exit 1; }
+echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file"
