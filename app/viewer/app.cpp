@@ -205,6 +205,7 @@ void App::sync() {
                 ui_.params = session_.params();
             })) {
             ui_.history.clear();
+            ui_.selected_body = -1;
             submitted_ = ui_.params;
             diverged_ = false;
             frame_scene();
@@ -219,6 +220,7 @@ void App::sync() {
                 ui_.params = session_.params();
             })) {
             ui_.history.clear();
+            ui_.selected_body = -1;
             submitted_ = ui_.params;
             diverged_ = false;
             ui_.particles_field = static_cast<int>(session_.particle_count());
@@ -248,6 +250,7 @@ void App::sync() {
     }
     if (r.body_spin)
         attempt("Spin", [&] { session_.set_body_spin(r.body_spin->first, r.body_spin->second); });
+    if (r.bodies) attempt("Editing the bodies", [&] { session_.set_bodies(*r.bodies); });
     if (r.export_frame)
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());

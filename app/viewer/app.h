@@ -89,6 +89,7 @@ class App {
     void on_mouse_button(int button, int action, int mods);
     void on_cursor(double x, double y);
     void on_scroll(double dy);
+    void drag_body(float dx, float dy, float height);
 
     AppConfig config_;
     GlfwWindow window_;  // first in, last out: every GL object below needs its context
@@ -118,6 +119,7 @@ class App {
     struct Drag {
         int button = -1;  // GLFW button held since a press outside the panel, or -1
         bool collider = false;
+        bool body = false;  // Alt+left-drag: moves the Bodies tab's selected body
         double x = 0, y = 0;
     } drag_;
     double last_click_time_ = -1.0;

@@ -33,6 +33,7 @@ void App::sync_checkpoints(const Requests& r) {
             session_.load(c, path);
             ui_.params = session_.params();
             ui_.history.clear();
+            ui_.selected_body = -1;
             submitted_ = ui_.params;
             ui_.options = session_.options();
             ui_.particles_field = static_cast<int>(session_.particle_count());

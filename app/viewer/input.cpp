@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app/viewer/app.h"
+#include "app/viewer/geometry_panel.h"
 
 namespace plab::app {
 namespace {
@@ -127,6 +128,8 @@ void App::on_mouse_button(int button, int action, int mods) {
     if (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_RIGHT) {
         drag_.button = button;
         drag_.collider = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT) != 0;
+        drag_.body = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_ALT) != 0 &&
+                     ui_.selected_body >= 0;
         drag_.x = x;
         drag_.y = y;
     }
@@ -150,11 +153,31 @@ void App::on_cursor(double x, double y) {
         p.collider_x = std::clamp(moved.x, d.min.x, d.max.x);
         p.collider_y = std::clamp(moved.y, d.min.y, d.max.y);
         p.collider_z = std::clamp(moved.z, d.min.z, d.max.z);
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.body) {
+        drag_body(dx, dy, height);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {
         frame_.camera().orbit(dx, dy);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_RIGHT) {
         frame_.camera().pan(dx, dy, height);
     }
+}
+
+void App::drag_body(float dx, float dy, float height) {
+    std::vector<sim::Body> bodies = bodies_to_edit(ui_, session_);
+    const auto i = static_cast<std::size_t>(ui_.selected_body);
+    if (i >= bodies.size()) return;
+    sim::Body& b = bodies[i];
+    // The drag moves the body's placed middle in the view plane, so it follows the cursor.
+    const sim::Vec3 middle = sim::place_point(b, sim::body_middle(b));
+    const glm::vec3 p{middle.x, middle.y, middle.z};
+    glm::vec3 delta = frame_.camera().drag_in_view_plane(p, dx, dy, height) - p;
+    // X, Y or Z held: along that axis only.
+    GLFWwindow* w = window_.handle();
+    if (glfwGetKey(w, GLFW_KEY_X) == GLFW_PRESS) delta = {delta.x, 0.f, 0.f};
+    if (glfwGetKey(w, GLFW_KEY_Y) == GLFW_PRESS) delta = {0.f, delta.y, 0.f};
+    if (glfwGetKey(w, GLFW_KEY_Z) == GLFW_PRESS) delta = {0.f, 0.f, delta.z};
+    b.translate = b.translate + sim::Vec3{delta.x, delta.y, delta.z};
+    ui_.requests.bodies = std::move(bodies);
 }
 
 void App::on_scroll(double dy) {

@@ -2,6 +2,7 @@
 
 #include "app/viewer/checkpoint_panel.h"
 #include "app/viewer/export_panel.h"
+#include "app/viewer/geometry_panel.h"
 #include "app/viewer/panel_style.h"
 #include "app/viewer/param_panel.h"
 #include "app/viewer/scene_file_panel.h"
@@ -144,27 +145,6 @@ void run_stats(const UiState& ui, const sim::Run& session) {
     if (sim::runs_frictional_law(session.params()) && ui.friction.active &&
         ui.friction.particles > 0)
         friction_stats_line(ui.friction);
-}
-
-// The scene's bodies: each one's name, and for those that can turn (a drum, a turntable) a
-// spin slider whose edits apply at once (Run::set_body_spin; a refusal shows in the message).
-void geometry_section(UiState& ui, const sim::Run& session) {
-    const auto& geometry = session.geometry();
-    if (!geometry || geometry->bodies.empty()) return;
-    section_title("Geometry");
-    for (std::size_t i = 0; i < geometry->bodies.size(); ++i) {
-        ImGui::PushID(static_cast<int>(i));
-        ImGui::TextUnformatted(geometry->body_names[i].c_str());
-        if (const std::optional<float> spin = session.body_spin(i)) {
-            float rpm = *spin;
-            if (ImGui::SliderFloat("spin (rev/min)", &rpm, -60.f, 60.f, "%.1f"))
-                ui.requests.body_spin = std::pair{i, rpm};
-            help_marker(
-                "Turns the body about its spin axis, right-handed; negative turns it "
-                "backwards. Ctrl+click to type a value beyond the slider's span.");
-        }
-        ImGui::PopID();
-    }
 }
 
 void view_section(UiState& ui, const FrameHistory& h) {
@@ -340,6 +320,7 @@ void help_section() {
         "space pause   . step   R reset   V vsync   [ ] scenes\n"
         "F1 hide panel   F12 screenshot   Esc quit\n"
         "Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save scene\n"
+        "Alt+left-drag move the selected body\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
         "double-click frame the box\n"
         "shift+left-drag move the collider");
@@ -363,12 +344,11 @@ void status_line(const sim::Run& session, const FrameHistory& h) {
 }  // namespace
 
 std::span<const sim::EnumName<PanelTab>> panel_tab_names() {
-    static constexpr sim::EnumName<PanelTab> kNames[] = {{PanelTab::Run, "run"},
-                                                         {PanelTab::Parameters, "parameters"},
-                                                         {PanelTab::View, "view"},
-                                                         {PanelTab::Timing, "timing"},
-                                                         {PanelTab::Optimizations, "optimizations"},
-                                                         {PanelTab::Record, "record"}};
+    static constexpr sim::EnumName<PanelTab> kNames[] = {
+        {PanelTab::Run, "run"},       {PanelTab::Parameters, "parameters"},
+        {PanelTab::Bodies, "bodies"}, {PanelTab::View, "view"},
+        {PanelTab::Timing, "timing"}, {PanelTab::Optimizations, "optimizations"},
+        {PanelTab::Record, "record"}};
     return kNames;
 }
 
@@ -377,13 +357,15 @@ std::string_view panel_tab_title(PanelTab tab) {
         case PanelTab::Run:
             return "Run";
         case PanelTab::Parameters:
-            return "Parameters";
+            return "Params";
+        case PanelTab::Bodies:
+            return "Bodies";
         case PanelTab::View:
             return "View";
         case PanelTab::Timing:
             return "Timing";
         case PanelTab::Optimizations:
-            return "Optimizations";
+            return "Optimize";
         case PanelTab::Record:
             return "Record";
     }
@@ -448,10 +430,10 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
             run_controls(ui, session);
             ImGui::Separator();
             run_stats(ui, session);
-            geometry_section(ui, session);
             help_section();
         });
         tab(PanelTab::Parameters, [&] { parameters_tab(ui, session); });
+        tab(PanelTab::Bodies, [&] { bodies_tab(ui, session); });
         tab(PanelTab::View, [&] { view_section(ui, history); });
         tab(PanelTab::Timing, [&] { timing_section(session, history, facts); });
         tab(PanelTab::Optimizations, [&] { optimizations_section(ui, session, facts); });

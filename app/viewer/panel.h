@@ -1,7 +1,8 @@
 #pragma once
-// The ImGui panel: a status line (frame rate, step time, what runs) above six tabs, so every
+// The ImGui panel: a status line (frame rate, step time, what runs) above seven tabs, so every
 // part is one click away and none scrolls past another: Run (scene, preset, particle count,
-// pause / step / reset, the run's statistics, the bodies), Parameters (app/viewer/param_panel.h),
+// pause / step / reset, save and open scene files, the run's statistics), Bodies
+// (app/viewer/geometry_panel.h), Parameters (app/viewer/param_panel.h),
 // View, Timing (app/viewer/timing_panel.h), Optimizations (backend, interop vs host copy, the
 // kernel options) and Record (recording and comparing, app/viewer/record_panel.h).
 // It only edits UiState; the frame loop applies the edits.

@@ -13,6 +13,7 @@
 #include "render/material_math.h"
 #include "render/particle_feed.h"
 #include "sim/engine/simulator.h"
+#include "sim/geometry/body.h"
 #include "sim/model/params.h"
 #include "sim/model/presets.h"
 #include "sim/physics/color_map.h"
@@ -20,7 +21,7 @@
 namespace plab::app {
 
 // The panel's tabs (app/viewer/panel.h).
-enum class PanelTab { Run, Parameters, View, Timing, Optimizations, Record };
+enum class PanelTab { Run, Parameters, Bodies, View, Timing, Optimizations, Record };
 
 // One-shot requests, cleared when applied.
 struct Requests {
@@ -42,6 +43,8 @@ struct Requests {
     bool toggle_video = false;     // start recording video_path, or stop and finish it
     // A geometry body's new spin (body index, rev/min), from the Run tab's Geometry part.
     std::optional<std::pair<std::size_t, float>> body_spin;
+    // The scene's bodies as edited in the Bodies tab or by Alt+drag (Run::set_bodies).
+    std::optional<std::vector<sim::Body>> bodies;
 };
 
 struct ViewSettings {
@@ -84,6 +87,8 @@ struct UiState {
     // The scene file Save scene writes and Open starts (app/viewer/scene_file_panel.h).
     std::string scene_path = "scenes/my_scene.json";
     bool scene_with_particles = false;
+    int selected_body = -1;                              // the Bodies tab's selection, -1 for none
+    std::string mesh_path = "assets/meshes/funnel.stl";  // the Bodies tab's + mesh
     // The Record video button's movie and the line that follows it (app/viewer/video_panel.h).
     std::string video_path = "videos/particle-lab.mp4";
     bool video_recording = false;

@@ -114,6 +114,22 @@ Vec3 place_normal(const Body& body, Vec3 d) {
                              body.rotate_deg);
 }
 
+Vec3 body_middle(const Body& body) {
+    switch (body.shape) {
+        case BodyShape::Box:
+            return (body.box_min + body.box_max) * 0.5f;
+        case BodyShape::Cylinder:
+            return body.center;
+        case BodyShape::Plane:
+            return body.point;
+        case BodyShape::Mesh: {
+            const Domain b = mesh_bounds(body.mesh);
+            return body.mesh.vertices.empty() ? Vec3{} : (b.min + b.max) * 0.5f;
+        }
+    }
+    return {};
+}
+
 Vec3 place_point(const Body& body, Vec3 p) {
     return rotate_about_axes({p.x * body.scale.x, p.y * body.scale.y, p.z * body.scale.z},
                              body.rotate_deg) +

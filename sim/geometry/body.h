@@ -59,6 +59,10 @@ inline constexpr int kCylinderSides = 96;
 // then z (degrees), then translated.
 TriangleMesh body_surface(const Body& body, const Domain& domain);
 
+// The middle of the body's shape before its placement: a box's or a mesh's bounds' centre, a
+// cylinder's centre, a plane's point (the window drags a body by it).
+Vec3 body_middle(const Body& body);
+
 // Places a point as body_surface places the body's vertices; a surface normal is scaled by
 // the inverse scale (so it stays normal) and rotated, not normalised.
 Vec3 place_point(const Body& body, Vec3 p);

@@ -165,6 +165,29 @@ void Run::set_body_spin(std::size_t body, float rpm) {
     scene_file_->bodies[body] = std::move(edited);
 }
 
+void Run::set_bodies(const std::vector<Body>& bodies) {
+    PLAB_REQUIRE(bodies.size() <= kMaxBodies, "at most " + std::to_string(kMaxBodies) + " bodies");
+    PLAB_REQUIRE(scene_file_ || !loaded_, "this run continues a checkpoint (" + loaded_from_ +
+                                              ") whose scene is not known: its bodies cannot "
+                                              "be edited");
+    SceneFile edited = scene_to_save();  // the scene file, or the preset's scene as one
+    edited.bodies = bodies;
+    std::shared_ptr<const SceneGeometry> next;
+    if (!bodies.empty())
+        next = std::make_shared<const SceneGeometry>(place_bodies(bodies, domain_));
+    InitialState state = simulator_->capture_state();
+    state.geometry = next;
+    // Slots that remembered a contact with a body may name another body now.
+    std::fill(state.friction.mesh_xi.begin(), state.friction.mesh_xi.end(), Float4{});
+    const std::string unsupported = simulator_->unsupported(params_);
+    PLAB_REQUIRE(unsupported.empty(), unsupported);
+    simulator_->reset(state, params_);  // throws before changing anything (SPH: open meshes)
+    geometry_ = std::move(next);
+    if (!scene_file_) scene_source_.clear();
+    scene_file_ = std::move(edited);
+    ++generation_;
+}
+
 void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source) {
     const Preset preset = parse_preset(c->run.preset);
     // The scene file it started from, when it is still there: a restart starts it again.

@@ -118,6 +118,13 @@ class Run {
     // The spin of body `body`, rev/min, when it can be edited live: a cylinder or a plane of
     // the scene file in use; empty otherwise.
     std::optional<float> body_spin(std::size_t body) const;
+    // Live edit of the scene's bodies (the window's Geometry tools): the particles stay where
+    // they are and the run goes on with `bodies` placed, binned and, for SPH, sampled anew,
+    // on either backend. A preset's run becomes a scene of its own (scene_to_save) at the
+    // first edit. Contacts with bodies forget their tangential memory (the bodies' order may
+    // have changed). Throws with the body and the reason (a body outside the domain, an open
+    // `inside` surface, an open mesh for SPH, too many triangles) before anything changes.
+    void set_bodies(const std::vector<Body>& bodies);
 
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).

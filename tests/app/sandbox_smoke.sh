@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Editing and saving a scene through the real window under Xvfb (xdotool): Ctrl+S saves the
 # drum scene as it opened; a click on the Parameters tab's dt slider changes dt (the next save
-# shows it); Ctrl+Z undoes the edit (the save equals the first again), Ctrl+Y redoes it; then
-# the saved scene opened in a new window saves to the same file again.
-# The click lands on the dt slider of a 1280x720 window at the panel's default place and
-# font (a fresh config folder), with no message line above the tabs.
+# shows it); Ctrl+Z undoes the edit (the save equals the first again), Ctrl+Y redoes it; the
+# saved scene opened in a new window saves to the same file again; in the Bodies tab, + box
+# adds a second body and Alt+left-drag in the scene moves it (the saves show both).
+# The clicks land on the dt slider and the + box button of a 1280x720 window at the panel's
+# default place and font (a fresh config folder), with no message line above the tabs.
 # Usage: sandbox_smoke.sh PARTICLE_LAB_BINARY SCENES_DIR WORK_DIR. Exit 77 = skipped.
 set -u
 bin=$1
@@ -19,7 +20,9 @@ export HOME=$work XDG_CONFIG_HOME=$work/config  # the panel starts at its defaul
 cat > drive.sh <<'DRIVE'
 set -u
 bin=$1 scene=$2 stage=$3
-"$bin" --backend cpu --scene "$scene" --particles 600 --panel-tab parameters --width 1280 \
+tab=parameters
+[ "$stage" = bodies ] && tab=bodies
+"$bin" --backend cpu --scene "$scene" --particles 600 --panel-tab $tab --width 1280 \
     --height 720 --vsync off > "app_$stage.log" 2>&1 &
 app=$!
 win=""
@@ -51,6 +54,20 @@ if [ "$stage" = edit ]; then
     xdotool key --window "$win" ctrl+y
     sleep 0.4
     save redone.json
+elif [ "$stage" = bodies ]; then
+    click 38 120   # + box: added and selected
+    save added.json
+    xdotool mousemove --window "$win" 800 400
+    sleep 0.2
+    xdotool keydown alt
+    sleep 0.2
+    xdotool mousedown 1
+    for x in 820 840 860 880 900; do xdotool mousemove --window "$win" $x 400; sleep 0.1; done
+    xdotool mouseup 1
+    sleep 0.2
+    xdotool keyup alt
+    sleep 0.6
+    save moved.json
 else
     save reloaded.json
 fi
@@ -73,4 +90,13 @@ xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" saved_drum.json relo
     { cat app_reload.log 2> /dev/null; exit 1; }
 grep -q "exit code 0" app_reload.log || { cat app_reload.log; echo "FAIL: the reload did not exit with 0"; exit 1; }
 cmp -s opened.json reloaded.json || { echo "FAIL: the reopened scene saves differently"; diff opened.json reloaded.json; exit 1; }
-echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file"
+# A box added in the Bodies tab, then moved by Alt+drag.
+rm -rf config
+xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$scenes/drum.json" bodies ||
+    { cat app_bodies.log 2> /dev/null; exit 1; }
+grep -q "exit code 0" app_bodies.log || { cat app_bodies.log; echo "FAIL: the bodies run did not exit with 0"; exit 1; }
+[ "$(grep -c '"type"' added.json)" = 2 ] || { echo "FAIL: + box added no body"; cat added.json; exit 1; }
+grep -q '"type": "box"' added.json || { echo "FAIL: the added body is not a box"; exit 1; }
+grep -q '"translate"' added.json && { echo "FAIL: the box moved before the drag"; exit 1; }
+grep -q '"translate"' moved.json || { echo "FAIL: Alt+drag did not move the box"; diff added.json moved.json; exit 1; }
+echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + box adds a body and Alt+drag moves it"

@@ -42,6 +42,7 @@ void every_tab_draws(const std::string& scene_args, const std::string& name) {
     fs::create_directories(dir / "config");
     std::map<std::string, std::vector<unsigned char>> panels;
     for (const auto& tab : panel_tab_names()) {
+        EXPECT_NE(panel_tab_title(tab.value), "?") << tab.name << " has no title";
         const fs::path shot = dir / (std::string(tab.name) + ".png");
         const std::string command = test::app_under_xvfb(dir / "config", kWidth, kHeight) +
                                     " --backend cpu " + scene_args +

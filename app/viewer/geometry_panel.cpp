@@ -1,0 +1,127 @@
+#include "app/viewer/geometry_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "app/viewer/panel_style.h"
+#include "sim/io/starter_body.h"
+
+namespace plab::app {
+namespace {
+
+// One body's editors; true when it changed `b` (remove sets `removed`).
+bool body_editor(sim::Body& b, float step, bool& removed) {
+    bool changed = false;
+    changed |= ImGui::DragFloat3("move (m)", &b.translate.x, step, 0.f, 0.f, "%.4g");
+    help_marker("Moves the body; Alt+left-drag in the scene does the same in the view plane.");
+    changed |= ImGui::DragFloat3("turn (deg)", &b.rotate_deg.x, 0.5f, -360.f, 360.f, "%.1f");
+    help_marker("Turns the body about x, then y, then z (degrees), before the move.");
+    sim::Vec3 scale = b.scale;
+    if (ImGui::DragFloat3("scale", &scale.x, 0.01f, 0.01f, 100.f, "%.3g")) {
+        // A scale at or below zero would turn the body inside out: the drag stops at 0.01.
+        b.scale = {std::max(scale.x, 0.01f), std::max(scale.y, 0.01f), std::max(scale.z, 0.01f)};
+        changed = true;
+    }
+    bool own = b.friction.has_value();
+    if (ImGui::Checkbox("own friction", &own)) {
+        b.friction = own ? std::optional<float>(0.5f) : std::nullopt;
+        changed = true;
+    }
+    help_marker(
+        "The sliding friction of beads on this body (the frictional law); else the "
+        "run's wall_friction.");
+    if (b.friction) {
+        ImGui::SameLine();
+        float mu = *b.friction;
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.f);
+        if (ImGui::SliderFloat("##mu", &mu, 0.f, 2.f, "%.2f")) {
+            b.friction = mu;
+            changed = true;
+        }
+    }
+    if (b.shape != sim::BodyShape::Plane) {
+        changed |= ImGui::Checkbox("particles inside", &b.inside);
+        help_marker(
+            "The particles live inside the body (a drum, a tank): it needs a closed "
+            "surface.");
+    }
+    if (ImGui::Button("Remove")) removed = true;
+    return changed;
+}
+
+}  // namespace
+
+std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session) {
+    if (ui.requests.bodies) return *ui.requests.bodies;
+    const auto& file = session.scene_file();
+    return file ? file->bodies : std::vector<sim::Body>{};
+}
+
+void bodies_tab(UiState& ui, const sim::Run& session) {
+    std::vector<sim::Body> bodies = bodies_to_edit(ui, session);
+    const sim::Domain& d = session.domain();
+    bool changed = false;
+    for (const auto& [label, shape] : {std::pair{"+ box", sim::BodyShape::Box},
+                                       std::pair{"+ cylinder", sim::BodyShape::Cylinder},
+                                       std::pair{"+ plane", sim::BodyShape::Plane}}) {
+        if (ImGui::Button(label)) {
+            bodies.push_back(sim::starter_body(shape, d));
+            ui.selected_body = static_cast<int>(bodies.size()) - 1;
+            changed = true;
+        }
+        ImGui::SameLine();
+    }
+    if (ImGui::Button("+ mesh")) {
+        try {
+            bodies.push_back(sim::mesh_body(ui.mesh_path, d));
+            ui.selected_body = static_cast<int>(bodies.size()) - 1;
+            changed = true;
+        } catch (const std::exception& e) {
+            ui.say(std::string("Adding the mesh failed: ") + e.what(), true);
+        }
+    }
+    path_field("##mesh_path", "mesh file (.stl, .obj)", ui.mesh_path);
+    help_marker("A mesh (STL binary or ASCII, or OBJ) by path, put at the domain's centre.");
+
+    const auto& geometry = session.geometry();
+    if (bodies.empty()) ImGui::TextColored(kDim, "No bodies: add one above.");
+    const float step = 0.002f * std::max({d.max.x - d.min.x, d.max.y - d.min.y, d.max.z - d.min.z});
+    int remove = -1;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        const std::string name = geometry && i < geometry->body_names.size()
+                                     ? geometry->body_names[i]
+                                     : "geometry[" + std::to_string(i) + "] (" +
+                                           std::string(sim::body_shape_name(bodies[i].shape)) + ")";
+        if (ImGui::Selectable(name.c_str(), ui.selected_body == static_cast<int>(i)))
+            ui.selected_body = ui.selected_body == static_cast<int>(i) ? -1 : static_cast<int>(i);
+        if (const std::optional<float> spin = session.body_spin(i)) {
+            float rpm = *spin;
+            if (ImGui::SliderFloat("spin (rev/min)", &rpm, -60.f, 60.f, "%.1f"))
+                ui.requests.body_spin = std::pair{i, rpm};
+            help_marker(
+                "Turns the body about its spin axis, right-handed; negative turns it "
+                "backwards. Ctrl+click to type a value beyond the slider's span.");
+        }
+        if (ui.selected_body == static_cast<int>(i)) {
+            bool removed = false;
+            ImGui::Indent();
+            changed |= body_editor(bodies[i], step, removed);
+            ImGui::Unindent();
+            if (removed) remove = static_cast<int>(i);
+        }
+        ImGui::PopID();
+    }
+    if (remove >= 0) {
+        bodies.erase(bodies.begin() + remove);
+        ui.selected_body = -1;
+        changed = true;
+    }
+    if (changed) ui.requests.bodies = std::move(bodies);
+}
+
+}  // namespace plab::app

@@ -1,0 +1,22 @@
+#pragma once
+// The bodies the window's Add buttons put into a scene: each sized and placed from the domain
+// so it reaches into it and leaves room around it, for a person to move, turn and scale from
+// there.
+#include <filesystem>
+
+#include "sim/geometry/body.h"
+#include "sim/model/grid.h"
+
+namespace plab::sim {
+
+// A box a quarter of the domain wide in its lower middle, a cylinder standing in its middle
+// (radius a tenth of the narrowest side, half the height), or a plane through its centre
+// tilted 30° about z (a ramp).
+Body starter_body(BodyShape shape, const Domain& domain);
+
+// A mesh body from an STL or OBJ file, moved so the middle of its bounds is the domain's
+// centre (its size as the file has it); `file` is kept absolute, so a scene saved anywhere
+// finds it. Throws plab::Error naming the file when it cannot be read.
+Body mesh_body(const std::filesystem::path& file, const Domain& domain);
+
+}  // namespace plab::sim

@@ -1,0 +1,153 @@
+// Live edits of a scene's bodies (Run::set_bodies, the window's Geometry tools): a box put
+// under a falling block holds a layer of it where the same run without it holds none; a
+// moved body moves its triangles; the run keeps its particles, time and starts; a Reset keeps
+// the edit; a body that cannot run is refused with its reason and changes nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/core/error.h"
+#include "sim/io/scene_file.h"
+#include "sim/io/starter_body.h"
+#include "sim/run/run.h"
+#include "support/error_of.h"
+
+namespace plab::sim {
+namespace {
+
+constexpr const char* kScene = R"({"name": "falling block", "preset": "classic",
+  "params": {"collider_radius": 0},
+  "domain": {"min": [-1, -1, -1], "max": [1, 1, 1]},
+  "blocks": [{"min": [-0.3, 0.4, -0.3], "max": [0.3, 0.7, 0.3], "spacing": 0.0313}]})";
+
+RunStart start() {
+    RunStart s;
+    s.backend = Backend::Cpu;
+    s.single_dt = true;
+    s.request.scene_file = parse_scene_file(kScene, "block.json");
+    s.request.scene_source = "block.json";
+    return s;
+}
+
+Body shelf(float y_top) {
+    Body b;
+    b.shape = BodyShape::Box;
+    b.box_min = {-0.6f, y_top - 0.2f, -0.6f};
+    b.box_max = {0.6f, y_top, 0.6f};
+    return b;
+}
+
+// Beads whose centre lies in [lo, hi] in height over the shelf's footprint (|x|, |z| < 0.6).
+std::size_t between(sim::Run& run, float lo, float hi) {
+    const InitialState s = run.simulator().capture_state();
+    std::size_t n = 0;
+    for (const Float4& p : s.pos)
+        n += p.y >= lo && p.y <= hi && std::abs(p.x) < 0.6f && std::abs(p.z) < 0.6f;
+    return n;
+}
+
+TEST(SceneEdit, AShelfPutUnderAFallingBlockCatchesIt) {
+    sim::Run free_fall(start()), caught(start());
+    const std::size_t n = caught.particle_count();
+    const std::uint64_t starts = caught.starts();
+    for (int i = 0; i < 10; ++i) {
+        free_fall.step();
+        caught.step();
+    }
+    const double t = caught.time();
+    caught.set_bodies({shelf(0.f)});
+    EXPECT_EQ(caught.particle_count(), n);
+    EXPECT_EQ(caught.time(), t) << "the edit restarted the clock";
+    EXPECT_EQ(caught.starts(), starts) << "the edit began a new run";
+    ASSERT_TRUE(caught.geometry());
+    EXPECT_EQ(caught.geometry()->bodies.size(), 1u);
+    for (int i = 0; i < 600; ++i) {
+        free_fall.step();
+        caught.step();
+    }
+    // The frictionless classic beads spread: some flow off the shelf's edges to the floor (and
+    // under the shelf), but none crosses the shelf, and a layer rests on it.
+    EXPECT_EQ(between(free_fall, 0.f, 0.1f), 0u) << "without the shelf nothing rests there";
+    EXPECT_GT(between(caught, 0.f, 0.1f), n / 10) << "no layer rests on the shelf";
+    EXPECT_EQ(between(caught, -0.2f, 0.f), 0u) << "beads inside the shelf";
+    EXPECT_EQ(caught.simulator().stats(caught.params()).non_finite, 0u);
+}
+
+TEST(SceneEdit, AMovedBodyMovesItsTrianglesAndAResetKeepsTheEdit) {
+    sim::Run run(start());
+    run.set_bodies({shelf(0.f)});
+    Body moved = shelf(0.f);
+    moved.translate = {0.f, -0.5f, 0.f};
+    run.set_bodies({moved});
+    float highest = -1e9f;
+    for (const GeoTriangle& t : run.geometry()->triangles)
+        highest = std::max({highest, t.a.y, t.b.y, t.c.y});
+    EXPECT_NEAR(highest, -0.5f, 1e-5f);
+    run.restart(run.params());
+    ASSERT_TRUE(run.geometry());
+    EXPECT_EQ(run.scene_file()->bodies.size(), 1u);
+    EXPECT_EQ(run.scene_file()->bodies[0].translate.y, -0.5f);
+    run.set_bodies({});
+    EXPECT_TRUE(!run.geometry() || run.geometry()->bodies.empty());
+}
+
+TEST(SceneEdit, ABodyThatCannotRunIsRefusedAndChangesNothing) {
+    sim::Run run(start());
+    run.set_bodies({shelf(0.f)});
+    const auto geometry = run.geometry();
+    Body far = shelf(0.f);
+    far.translate = {0.f, 50.f, 0.f};
+    const std::string why = test::error_of([&] { run.set_bodies({shelf(0.f), far}); });
+    EXPECT_NE(why.find("geometry[1]"), std::string::npos) << why;
+    EXPECT_EQ(run.geometry(), geometry);
+    EXPECT_EQ(run.scene_file()->bodies.size(), 1u);
+    run.step();
+    EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
+}
+
+// The window's Add buttons: each starter body fits the domain it is made for, and a run takes
+// them all at once; a mesh is put at the domain's centre with its path kept whole.
+TEST(SceneEdit, EveryStarterBodyFitsItsDomainAndARunTakesThem) {
+    sim::Run run(start());
+    const Domain& d = run.domain();
+    std::vector<Body> bodies;
+    for (BodyShape shape : {BodyShape::Box, BodyShape::Cylinder, BodyShape::Plane})
+        bodies.push_back(starter_body(shape, d));
+    const Body mesh = mesh_body(PLAB_MESHES_DIR "/funnel.stl", d);
+    EXPECT_TRUE(std::filesystem::path(mesh.file).is_absolute());
+    const Vec3 middle = place_point(mesh, body_middle(mesh));
+    EXPECT_NEAR(middle.x, 0.5f * (d.min.x + d.max.x), 1e-4f);
+    EXPECT_NEAR(middle.y, 0.5f * (d.min.y + d.max.y), 1e-4f);
+    bodies.push_back(mesh);
+    run.set_bodies(bodies);
+    EXPECT_EQ(run.geometry()->bodies.size(), 4u);
+    for (int i = 0; i < 20; ++i) run.step();
+    EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
+    EXPECT_NE(test::error_of([&] { (void)mesh_body("no/such/mesh.stl", d); }).find("no/such"),
+              std::string::npos);
+}
+
+TEST(SceneEdit, APresetsRunTakesABodyAndSavesAsAScene) {
+    RunStart s;
+    s.backend = Backend::Cpu;
+    s.request.preset = "classic";
+    s.request.particles = 500;
+    sim::Run run(s);
+    ASSERT_FALSE(run.scene_file());
+    Body floor;
+    floor.shape = BodyShape::Plane;
+    floor.point = {0.f, -0.9f, 0.f};
+    floor.normal = {0.f, 1.f, 0.f};
+    run.set_bodies({floor});
+    ASSERT_TRUE(run.scene_file());
+    EXPECT_EQ(run.scene_file()->bodies.size(), 1u);
+    EXPECT_EQ(run.particle_count(), 500u);
+    EXPECT_EQ(run.scene_to_save().bodies.size(), 1u);
+}
+
+}  // namespace
+}  // namespace plab::sim
