@@ -251,6 +251,7 @@ void App::sync() {
     if (r.body_spin)
         attempt("Spin", [&] { session_.set_body_spin(r.body_spin->first, r.body_spin->second); });
     if (r.bodies) attempt("Editing the bodies", [&] { session_.set_bodies(*r.bodies); });
+    if (r.sources) attempt("Editing the sources", [&] { session_.set_sources(*r.sources); });
     if (r.export_frame)
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());

@@ -53,6 +53,24 @@ bool body_editor(sim::Body& b, float step, bool& removed) {
     return changed;
 }
 
+// One emitter's editors; true when it changed `e`.
+bool emitter_editor(sim::Emitter& e, float step) {
+    bool changed = ImGui::DragFloat3("centre (m)", &e.center.x, step, 0.f, 0.f, "%.4g");
+    changed |= ImGui::DragFloat3("direction", &e.normal.x, 0.01f, -1.f, 1.f, "%.2f");
+    help_marker("The way new particles move (made unit length).");
+    changed |= ImGui::DragFloat("size (m)", &e.size.x, step, 0.f, 0.f, "%.4g");
+    help_marker("The disc's diameter.");
+    changed |= ImGui::DragFloat("speed (m/s)", &e.speed, 0.01f * std::max(e.speed, 1e-3f), 1e-4f,
+                                1000.f, "%.4g");
+    float rate = static_cast<float>(e.rate);
+    if (ImGui::DragFloat("rate (1/s)", &rate, 10.f, 0.f, 1e9f, "%.0f")) {
+        e.rate = rate;
+        changed = true;
+    }
+    help_marker("Particles a second; 0 lays a full face each spacing travelled.");
+    return changed;
+}
+
 }  // namespace
 
 std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session) {
@@ -60,6 +78,8 @@ std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session
     const auto& file = session.scene_file();
     return file ? file->bodies : std::vector<sim::Body>{};
 }
+
+static void sources_section(UiState& ui, const sim::Run& session, float step);
 
 void bodies_tab(UiState& ui, const sim::Run& session) {
     std::vector<sim::Body> bodies = bodies_to_edit(ui, session);
@@ -122,6 +142,68 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
         changed = true;
     }
     if (changed) ui.requests.bodies = std::move(bodies);
+    sources_section(ui, session, step);
+}
+
+static void sources_section(UiState& ui, const sim::Run& session, float step) {
+    section_title("Emitters and sinks");
+    const auto& file = session.scene_file();
+    sim::Sources s =
+        ui.requests.sources ? *ui.requests.sources : (file ? file->sources : sim::Sources{});
+    const sim::Domain& d = session.domain();
+    bool changed = false;
+    if (ImGui::Button("+ emitter")) {
+        if (s.max_particles == 0)
+            s.max_particles = sim::starter_max_particles(session.particle_count());
+        // It pours until the run would hold max_particles, so it needs no sink.
+        const std::size_t n = session.particle_count();
+        const std::size_t room = s.max_particles > n ? s.max_particles - n : 0;
+        s.emitters.push_back(sim::starter_emitter(d, session.params(), session.time(), room));
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("+ sink")) {
+        s.sinks.push_back(sim::starter_sink(d));
+        changed = true;
+    }
+    help_marker(
+        "An emitter pours particles of the run's kind from a disc; a sink takes the particles "
+        "whose centre enters its box. The run holds at most max_particles.");
+    int most = static_cast<int>(std::min<std::size_t>(s.max_particles, 2147483647u));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
+    if (ImGui::InputInt("max_particles", &most, 1000, 100000) && most >= 0) {
+        s.max_particles = static_cast<std::size_t>(most);
+        changed = true;
+    }
+    int remove_emitter = -1, remove_sink = -1;
+    for (std::size_t i = 0; i < s.emitters.size(); ++i) {
+        ImGui::PushID(static_cast<int>(1000 + i));
+        if (ImGui::TreeNode("emitter", "emitter %zu", i)) {
+            changed |= emitter_editor(s.emitters[i], step);
+            if (ImGui::Button("Remove")) remove_emitter = static_cast<int>(i);
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    for (std::size_t i = 0; i < s.sinks.size(); ++i) {
+        ImGui::PushID(static_cast<int>(2000 + i));
+        if (ImGui::TreeNode("sink", "sink %zu", i)) {
+            changed |= ImGui::DragFloat3("min (m)", &s.sinks[i].min.x, step, 0.f, 0.f, "%.4g");
+            changed |= ImGui::DragFloat3("max (m)", &s.sinks[i].max.x, step, 0.f, 0.f, "%.4g");
+            if (ImGui::Button("Remove")) remove_sink = static_cast<int>(i);
+            ImGui::TreePop();
+        }
+        ImGui::PopID();
+    }
+    if (remove_emitter >= 0) {
+        s.emitters.erase(s.emitters.begin() + remove_emitter);
+        changed = true;
+    }
+    if (remove_sink >= 0) {
+        s.sinks.erase(s.sinks.begin() + remove_sink);
+        changed = true;
+    }
+    if (changed) ui.requests.sources = std::move(s);
 }
 
 }  // namespace plab::app

@@ -2,7 +2,8 @@
 // The panel's Bodies tab: the scene's bodies listed, one selected at a time and edited live
 // (move, turn, scale, friction, inside, spin, remove; Run::set_bodies), and Add buttons for a
 // box, a cylinder, a plane or an STL/OBJ mesh by path (sim/io/starter_body.h). Alt+left-drag in
-// the scene moves the selected body (app/viewer/input.cpp).
+// the scene moves the selected body (app/viewer/input.cpp). Below, the emitters and sinks:
+// added, edited and removed live (Run::set_sources), with max_particles.
 #include <vector>
 
 #include "app/viewer/ui_state.h"

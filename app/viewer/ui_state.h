@@ -16,6 +16,7 @@
 #include "sim/geometry/body.h"
 #include "sim/model/params.h"
 #include "sim/model/presets.h"
+#include "sim/model/sources.h"
 #include "sim/physics/color_map.h"
 
 namespace plab::app {
@@ -45,6 +46,8 @@ struct Requests {
     std::optional<std::pair<std::size_t, float>> body_spin;
     // The scene's bodies as edited in the Bodies tab or by Alt+drag (Run::set_bodies).
     std::optional<std::vector<sim::Body>> bodies;
+    // The emitters, sinks and max_particles as edited in the Bodies tab (Run::set_sources).
+    std::optional<sim::Sources> sources;
 };
 
 struct ViewSettings {

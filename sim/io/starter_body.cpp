@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "sim/core/input_limits.h"
+#include "sim/engine/emission.h"
 #include "sim/io/obj_file.h"
 
 namespace plab::sim {
@@ -44,6 +46,33 @@ Body mesh_body(const std::filesystem::path& file, const Domain& d) {
     const Domain bounds = mesh_bounds(b.mesh);
     b.translate = (d.min + d.max) * 0.5f - (bounds.min + bounds.max) * 0.5f;
     return b;
+}
+
+Emitter starter_emitter(const Domain& d, const Params& params, double now, std::size_t room) {
+    const Vec3 size = d.max - d.min;
+    Emitter e;
+    e.shape = EmitterShape::Disc;
+    e.center = {d.min.x + 0.5f * size.x, d.max.y - 0.1f * size.y, d.min.z + 0.5f * size.z};
+    e.normal = {0.f, -1.f, 0.f};
+    e.size = {0.2f * std::min(size.x, size.z), 0.f, 0.f};
+    const float g =
+        std::sqrt(params.gravity_x * params.gravity_x + params.gravity_y * params.gravity_y +
+                  params.gravity_z * params.gravity_z);
+    e.speed = std::clamp(std::sqrt(2.f * std::max(g, 1e-6f) * 0.1f * size.y), 1e-4f, 1000.f);
+    const float spacing = emission_spacing(params);
+    const double rate = emitter_rate(e, spacing, emitter_face(e, spacing).size());
+    e.start = now;
+    e.stop = now + (rate > 0 ? std::max(double(room), 1.0) / rate : 1.0);
+    return e;
+}
+
+Sink starter_sink(const Domain& d) {
+    const Vec3 size = d.max - d.min;
+    return {d.min, {d.min.x + 0.2f * size.x, d.min.y + 0.1f * size.y, d.max.z}};
+}
+
+std::size_t starter_max_particles(std::size_t count) {
+    return std::min<std::size_t>(std::max(2 * count, count + 20000), kMaxParticles);
 }
 
 }  // namespace plab::sim

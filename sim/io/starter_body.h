@@ -6,6 +6,8 @@
 
 #include "sim/geometry/body.h"
 #include "sim/model/grid.h"
+#include "sim/model/params.h"
+#include "sim/model/sources.h"
 
 namespace plab::sim {
 
@@ -18,5 +20,14 @@ Body starter_body(BodyShape shape, const Domain& domain);
 // centre (its size as the file has it); `file` is kept absolute, so a scene saved anywhere
 // finds it. Throws plab::Error naming the file when it cannot be read.
 Body mesh_body(const std::filesystem::path& file, const Domain& domain);
+
+// A disc a fifth of the narrowest side across, a tenth of the height below the top, pouring
+// down at the speed of a fall through that tenth (a full face each spacing travelled), from
+// `now` (s) until it has laid `room` particles, so it needs no sink.
+Emitter starter_emitter(const Domain& domain, const Params& params, double now, std::size_t room);
+// A strip along the floor at the low-x wall, a fifth of the width and a tenth of the height.
+Sink starter_sink(const Domain& domain);
+// Room for the sources: twice the count and at least 20,000 more, within kMaxParticles.
+std::size_t starter_max_particles(std::size_t count);
 
 }  // namespace plab::sim

@@ -8,6 +8,7 @@
 #include "sim/core/format_numbers.h"
 #include "sim/core/input_limits.h"
 #include "sim/geometry/scene_geometry.h"
+#include "sim/io/scene_writer.h"
 #include "sim/model/sim_time.h"
 #include "sim/run/make_simulator.h"
 
@@ -186,6 +187,26 @@ void Run::set_bodies(const std::vector<Body>& bodies) {
     if (!scene_file_) scene_source_.clear();
     scene_file_ = std::move(edited);
     ++generation_;
+}
+
+void Run::set_sources(const Sources& sources) {
+    PLAB_REQUIRE(scene_file_ || !loaded_, "this run continues a checkpoint (" + loaded_from_ +
+                                              ") whose scene is not known: its sources cannot "
+                                              "be edited");
+    SceneFile edited = scene_to_save();
+    edited.sources = sources;
+    // Written and read back: the scene file's own checks (a face outside the domain, no room
+    // for a particle, a missing max_particles), each naming its key.
+    const std::string source = scene_source_.empty() ? "edited scene.json" : scene_source_;
+    const std::filesystem::path folder = std::filesystem::path(source).parent_path();
+    const std::filesystem::path here = folder.empty() ? std::filesystem::path(".") : folder;
+    const SceneFile checked = parse_scene_file(scene_file_text(edited, here, here), source);
+    if (checked.sources.max_particles > 0)
+        simulator_->reserve_particles(checked.sources.max_particles);
+    edited.sources = checked.sources;
+    if (!scene_file_) scene_source_.clear();
+    scene_file_ = std::move(edited);
+    arm_sources();
 }
 
 void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source) {

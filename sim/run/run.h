@@ -125,6 +125,11 @@ class Run {
     // have changed). Throws with the body and the reason (a body outside the domain, an open
     // `inside` surface, an open mesh for SPH, too many triangles) before anything changes.
     void set_bodies(const std::vector<Body>& bodies);
+    // Live edit of the scene's emitters, sinks and max_particles (the Bodies tab): checked as a
+    // scene file's are (each refusal names its key), the capacity reserved, then the sources
+    // count from now (what they laid and took so far starts again from zero). Throws before
+    // anything changes.
+    void set_sources(const Sources& sources);
 
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).

@@ -2,10 +2,11 @@
 # Editing and saving a scene through the real window under Xvfb (xdotool): Ctrl+S saves the
 # drum scene as it opened; a click on the Parameters tab's dt slider changes dt (the next save
 # shows it); Ctrl+Z undoes the edit (the save equals the first again), Ctrl+Y redoes it; the
-# saved scene opened in a new window saves to the same file again; in the Bodies tab, + box
-# adds a second body and Alt+left-drag in the scene moves it (the saves show both).
-# The clicks land on the dt slider and the + box button of a 1280x720 window at the panel's
-# default place and font (a fresh config folder), with no message line above the tabs.
+# saved scene opened in a new window saves to the same file again; in the Bodies tab, + emitter
+# and + sink add sources, + box adds a second body and Alt+left-drag in the scene moves it (the
+# saves show each).
+# The clicks land on the dt slider and the Bodies tab's buttons of a 1280x720 window at the
+# panel's default place and font (a fresh config folder), with no message line above the tabs.
 # Usage: sandbox_smoke.sh PARTICLE_LAB_BINARY SCENES_DIR WORK_DIR. Exit 77 = skipped.
 set -u
 bin=$1
@@ -55,6 +56,8 @@ if [ "$stage" = edit ]; then
     sleep 0.4
     save redone.json
 elif [ "$stage" = bodies ]; then
+    click 52 231   # + emitter (below the drum's body and its spin slider)
+    click 121 231  # + sink
     click 38 120   # + box: added and selected
     save added.json
     xdotool mousemove --window "$win" 800 400
@@ -97,6 +100,9 @@ xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$scenes/drum.json" 
 grep -q "exit code 0" app_bodies.log || { cat app_bodies.log; echo "FAIL: the bodies run did not exit with 0"; exit 1; }
 [ "$(grep -c '"type"' added.json)" = 2 ] || { echo "FAIL: + box added no body"; cat added.json; exit 1; }
 grep -q '"type": "box"' added.json || { echo "FAIL: the added body is not a box"; exit 1; }
+for key in emitters sinks max_particles; do
+    grep -q "\"$key\"" added.json || { echo "FAIL: + emitter / + sink left no $key"; cat added.json; exit 1; }
+done
 grep -q '"translate"' added.json && { echo "FAIL: the box moved before the drag"; exit 1; }
 grep -q '"translate"' moved.json || { echo "FAIL: Alt+drag did not move the box"; diff added.json moved.json; exit 1; }
-echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + box adds a body and Alt+drag moves it"
+echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + emitter, + sink and + box add to the scene and Alt+drag moves the box"

@@ -131,6 +131,36 @@ TEST(SceneEdit, EveryStarterBodyFitsItsDomainAndARunTakesThem) {
               std::string::npos);
 }
 
+// The Bodies tab's + emitter and + sink: the run starts pouring from now and the saved scene
+// keeps them; an emitter outside the domain is refused by its key and changes nothing.
+TEST(SceneEdit, AnEmitterAddedToARunPoursFromNowAndABadOneIsRefused) {
+    sim::Run run(start());
+    for (int i = 0; i < 5; ++i) run.step();
+    const std::size_t n = run.particle_count();
+    Sources s;
+    s.max_particles = starter_max_particles(n);
+    EXPECT_EQ(s.max_particles, n + 20000);
+    // Alone, it pours until the run would be full (no sink needed).
+    s.emitters.push_back(starter_emitter(run.domain(), run.params(), run.time(), 20000));
+    EXPECT_GT(s.emitters[0].stop, run.time());
+    run.set_sources(s);
+    s.sinks.push_back(starter_sink(run.domain()));
+    run.set_sources(s);
+    for (int i = 0; i < 300; ++i) run.step();
+    EXPECT_GT(run.particle_count(), n) << "the emitter laid nothing";
+    EXPECT_GT(run.source_progress().emitted.at(0), 0u);
+    EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
+    EXPECT_EQ(run.scene_to_save().sources.emitters.size(), 1u);
+
+    Sources bad = s;
+    bad.emitters[0].center.y = 40.f;
+    const std::size_t now = run.particle_count();
+    const std::string why = test::error_of([&] { run.set_sources(bad); });
+    EXPECT_NE(why.find("emitters[0]"), std::string::npos) << why;
+    EXPECT_EQ(run.scene_file()->sources.emitters[0].center.y, s.emitters[0].center.y);
+    EXPECT_EQ(run.particle_count(), now);
+}
+
 TEST(SceneEdit, APresetsRunTakesABodyAndSavesAsAScene) {
     RunStart s;
     s.backend = Backend::Cpu;
