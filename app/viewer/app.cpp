@@ -252,6 +252,8 @@ void App::sync() {
         attempt("Spin", [&] { session_.set_body_spin(r.body_spin->first, r.body_spin->second); });
     if (r.bodies) attempt("Editing the bodies", [&] { session_.set_bodies(*r.bodies); });
     if (r.sources) attempt("Editing the sources", [&] { session_.set_sources(*r.sources); });
+    if (r.brush_at)
+        attempt("Brush", [&] { brush_stroke_at(r.brush_at->first, r.brush_at->second); });
     if (r.export_frame)
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());

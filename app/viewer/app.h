@@ -90,6 +90,7 @@ class App {
     void on_cursor(double x, double y);
     void on_scroll(double dy);
     void drag_body(float dx, float dy, float height);
+    void brush_stroke_at(double x, double y);  // app/viewer/app_brush.cpp
 
     AppConfig config_;
     GlfwWindow window_;  // first in, last out: every GL object below needs its context
@@ -119,7 +120,8 @@ class App {
     struct Drag {
         int button = -1;  // GLFW button held since a press outside the panel, or -1
         bool collider = false;
-        bool body = false;  // Alt+left-drag: moves the Bodies tab's selected body
+        bool body = false;   // Alt+left-drag: moves the Bodies tab's selected body
+        bool brush = false;  // left-drag with the brush on: strokes
         double x = 0, y = 0;
     } drag_;
     double last_click_time_ = -1.0;

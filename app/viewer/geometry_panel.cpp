@@ -143,6 +143,19 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
     }
     if (changed) ui.requests.bodies = std::move(bodies);
     sources_section(ui, session, step);
+    section_title("Brush");
+    int mode = static_cast<int>(ui.brush);
+    ImGui::RadioButton("off", &mode, static_cast<int>(BrushMode::Off));
+    ImGui::SameLine();
+    ImGui::RadioButton("spray", &mode, static_cast<int>(BrushMode::Spray));
+    ImGui::SameLine();
+    ImGui::RadioButton("erase", &mode, static_cast<int>(BrushMode::Erase));
+    ui.brush = static_cast<BrushMode>(mode);
+    help_marker(
+        "While on, left-drag in the scene sprays particles of the running model (at the rest "
+        "spacing, into the scene) or erases those under the cursor; turn it off to orbit with "
+        "left-drag again. B cycles off, spray, erase.");
+    ImGui::SliderFloat("brush radius (radii)", &ui.brush_radii, 1.f, 30.f, "%.0f");
 }
 
 static void sources_section(UiState& ui, const sim::Run& session, float step) {

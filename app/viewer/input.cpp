@@ -86,6 +86,11 @@ void App::on_key(int key, int action, int mods) {
         case GLFW_KEY_F9:
             ui_.requests.load_checkpoint = true;
             break;
+        case GLFW_KEY_B:  // the brush: off, spray, erase, off ...
+            ui_.brush = ui_.brush == BrushMode::Off     ? BrushMode::Spray
+                        : ui_.brush == BrushMode::Spray ? BrushMode::Erase
+                                                        : BrushMode::Off;
+            break;
         case GLFW_KEY_V:
             ui_.vsync = !ui_.vsync;
             break;
@@ -130,6 +135,8 @@ void App::on_mouse_button(int button, int action, int mods) {
         drag_.collider = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT) != 0;
         drag_.body = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_ALT) != 0 &&
                      ui_.selected_body >= 0;
+        drag_.brush = button == GLFW_MOUSE_BUTTON_LEFT && mods == 0 && ui_.brush != BrushMode::Off;
+        if (drag_.brush) ui_.requests.brush_at = std::pair{x, y};
         drag_.x = x;
         drag_.y = y;
     }
@@ -153,6 +160,8 @@ void App::on_cursor(double x, double y) {
         p.collider_x = std::clamp(moved.x, d.min.x, d.max.x);
         p.collider_y = std::clamp(moved.y, d.min.y, d.max.y);
         p.collider_z = std::clamp(moved.z, d.min.z, d.max.z);
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.brush) {
+        ui_.requests.brush_at = std::pair{x, y};
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.body) {
         drag_body(dx, dy, height);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {

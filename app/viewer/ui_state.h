@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/viewer/brush.h"
 #include "app/viewer/param_history.h"
 #include "render/material_math.h"
 #include "render/particle_feed.h"
@@ -48,6 +49,8 @@ struct Requests {
     std::optional<std::vector<sim::Body>> bodies;
     // The emitters, sinks and max_particles as edited in the Bodies tab (Run::set_sources).
     std::optional<sim::Sources> sources;
+    // A brush stroke at this cursor position (window coordinates), the latest of the frame.
+    std::optional<std::pair<double, double>> brush_at;
 };
 
 struct ViewSettings {
@@ -90,7 +93,9 @@ struct UiState {
     // The scene file Save scene writes and Open starts (app/viewer/scene_file_panel.h).
     std::string scene_path = "scenes/my_scene.json";
     bool scene_with_particles = false;
-    int selected_body = -1;                              // the Bodies tab's selection, -1 for none
+    int selected_body = -1;            // the Bodies tab's selection, -1 for none
+    BrushMode brush = BrushMode::Off;  // left-drag in the scene sprays or erases while on
+    float brush_radii = 4.f;           // the brush's radius in particle radii
     std::string mesh_path = "assets/meshes/funnel.stl";  // the Bodies tab's + mesh
     // The Record video button's movie and the line that follows it (app/viewer/video_panel.h).
     std::string video_path = "videos/particle-lab.mp4";

@@ -209,6 +209,19 @@ void Run::set_sources(const Sources& sources) {
     arm_sources();
 }
 
+SourceStep Run::apply_brush(const Sources& once) {
+    if (once.max_particles > particle_count()) simulator_->reserve_particles(once.max_particles);
+    InitialState state = simulator_->capture_state();
+    SourceProgress progress;
+    progress.emitted.assign(once.emitters.size(), 0);
+    progress.next.assign(once.emitters.size(), 0);
+    const SourceStep done = apply_sources(state, once, params_, time_, progress);
+    if (done.emitted == 0 && done.sunk == 0) return done;
+    simulator_->reset(state, params_);
+    ++generation_;
+    return done;
+}
+
 void Run::resume(std::shared_ptr<const Checkpoint> c, const std::string& source) {
     const Preset preset = parse_preset(c->run.preset);
     // The scene file it started from, when it is still there: a restart starts it again.

@@ -130,6 +130,10 @@ class Run {
     // count from now (what they laid and took so far starts again from zero). Throws before
     // anything changes.
     void set_sources(const Sources& sources);
+    // One stroke of the window's brush, applied between steps as the sources are: `once` holds
+    // a sink box (erase) or an emitter that owes one face now (spray), and its max_particles
+    // the room the stroke may fill (reserved first). Ids stay unique; returns what it did.
+    SourceStep apply_brush(const Sources& once);
 
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).

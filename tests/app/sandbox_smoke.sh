@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Editing and saving a scene through the real window under Xvfb (xdotool): Ctrl+S saves the
-# drum scene as it opened; a click on the Parameters tab's dt slider changes dt (the next save
-# shows it); Ctrl+Z undoes the edit (the save equals the first again), Ctrl+Y redoes it; the
+# drum scene as it opens; in another window a click on the Parameters tab's dt slider changes dt
+# (its save shows it), Ctrl+Z undoes the edit (the save equals the opened one), Ctrl+Y redoes it; the
 # saved scene opened in a new window saves to the same file again; in the Bodies tab, + emitter
 # and + sink add sources, + box adds a second body and Alt+left-drag in the scene moves it (the
-# saves show each).
+# saves show each); with the brush on (B), a stroke above the bed sprays particles and one
+# across it erases some (F5 checkpoints, counted by bench --load).
 # The clicks land on the dt slider and the Bodies tab's buttons of a 1280x720 window at the
 # panel's default place and font (a fresh config folder), with no message line above the tabs.
 # Usage: sandbox_smoke.sh PARTICLE_LAB_BINARY SCENES_DIR WORK_DIR. Exit 77 = skipped.
@@ -22,37 +23,35 @@ cat > drive.sh <<'DRIVE'
 set -u
 bin=$1 scene=$2 stage=$3
 tab=parameters
-[ "$stage" = bodies ] && tab=bodies
+[ "$stage" = bodies ] || [ "$stage" = brush ] && tab=bodies
 "$bin" --backend cpu --scene "$scene" --particles 600 --panel-tab $tab --width 1280 \
     --height 720 --vsync off > "app_$stage.log" 2>&1 &
 app=$!
 win=""
 for _ in $(seq 100); do
-    win=$(xdotool search --name "Particle Lab" 2> /dev/null | head -n 1)
+    win=$(xdotool search --onlyvisible --name "Particle Lab" 2> /dev/null | head -n 1)
     [ -n "$win" ] && break
     sleep 0.2
 done
 [ -n "$win" ] || { echo "no window appeared"; cat "app_$stage.log"; kill $app; exit 1; }
 xdotool windowfocus --sync "$win" 2> /dev/null || xdotool windowfocus "$win"
-sleep 1
+sleep 2  # the panel drawn a few times, so clicks meet its layout
 click() { xdotool mousemove --window "$win" "$1" "$2"; sleep 0.3; xdotool mousedown 1; sleep 0.2; xdotool mouseup 1; sleep 0.6; }
 save() {  # Ctrl+S, then wait for the file and keep a copy as $1
     rm -f scenes/my_scene.json
-    xdotool key --window "$win" ctrl+s
-    for _ in $(seq 50); do [ -f scenes/my_scene.json ] && break; sleep 0.1; done
+    xdotool key ctrl+s
+    for _ in $(seq 100); do [ -f scenes/my_scene.json ] && break; sleep 0.1; done
     [ -f scenes/my_scene.json ] || { echo "Ctrl+S wrote no scene"; exit 1; }
     cp scenes/my_scene.json "$1"
 }
 if [ "$stage" = edit ]; then
-    save opened.json
-    click 45 77    # "dismiss" under the saved message: the tabs move back up
-    click 230 166  # the dt slider
+    click 230 166  # the dt slider (first: no message line above the tabs yet)
     save edited.json
     sleep 1.2      # past the merge window, so the undo is of this edit alone
-    xdotool key --window "$win" ctrl+z
+    xdotool key ctrl+z
     sleep 0.4
     save undone.json
-    xdotool key --window "$win" ctrl+y
+    xdotool key ctrl+y
     sleep 0.4
     save redone.json
 elif [ "$stage" = bodies ]; then
@@ -71,33 +70,56 @@ elif [ "$stage" = bodies ]; then
     xdotool keyup alt
     sleep 0.6
     save moved.json
+elif [ "$stage" = brush ]; then
+    checkpoint() {  # F5, then wait for the checkpoint and keep a copy as $1
+        rm -f checkpoints/state.plab
+        xdotool key F5
+        for _ in $(seq 50); do [ -f checkpoints/state.plab ] && break; sleep 0.1; done
+        [ -f checkpoints/state.plab ] || { echo "F5 wrote no checkpoint"; exit 1; }
+        cp checkpoints/state.plab "$1"
+    }
+    drag() {  # a left-drag along row $1 from x $2 to x $3
+        xdotool mousemove --window "$win" "$2" "$1"
+        sleep 0.2
+        xdotool mousedown 1
+        for x in $(seq "$2" 15 "$3"); do xdotool mousemove --window "$win" "$x" "$1"; sleep 0.1; done
+        xdotool mouseup 1
+        sleep 0.5
+    }
+    sleep 1.5      # the bed settles at the drum's bottom
+    xdotool key b  # the brush: spray
+    checkpoint before.plab
+    drag 300 780 900
+    checkpoint sprayed.plab
+    xdotool key b  # the brush: erase
+    drag 500 740 950
+    checkpoint erased.plab
 else
-    save reloaded.json
+    save "$stage.json"
 fi
-xdotool key --window "$win" Escape
+xdotool key Escape
 wait $app
 echo "exit code $?" >> "app_$stage.log"
 DRIVE
 
-xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$scenes/drum.json" edit ||
-    { cat app_edit.log 2> /dev/null; exit 1; }
-grep -q "exit code 0" app_edit.log || { cat app_edit.log; echo "FAIL: the app did not exit with 0"; exit 1; }
+run_stage() {  # scene, stage: a fresh window (and panel layout) each time
+    rm -rf config
+    xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$1" "$2" ||
+        { cat "app_$2.log" 2> /dev/null; exit 1; }
+    grep -q "exit code 0" "app_$2.log" || { cat "app_$2.log"; echo "FAIL: the $2 run did not exit with 0"; exit 1; }
+}
+run_stage "$scenes/drum.json" opened   # the scene as it opens, saved
+run_stage "$scenes/drum.json" edit
 cmp -s opened.json edited.json && { echo "FAIL: the click on dt changed nothing"; exit 1; }
 grep -q '"dt"' edited.json || { echo "FAIL: the edited scene has no dt"; cat edited.json; exit 1; }
 cmp -s opened.json undone.json || { echo "FAIL: Ctrl+Z did not restore the parameters"; diff opened.json undone.json; exit 1; }
 cmp -s edited.json redone.json || { echo "FAIL: Ctrl+Y did not redo the edit"; diff edited.json redone.json; exit 1; }
 # The saved scene opened again saves to the same file.
 cp opened.json saved_drum.json
-rm -rf config
-xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" saved_drum.json reload ||
-    { cat app_reload.log 2> /dev/null; exit 1; }
-grep -q "exit code 0" app_reload.log || { cat app_reload.log; echo "FAIL: the reload did not exit with 0"; exit 1; }
+run_stage saved_drum.json reloaded
 cmp -s opened.json reloaded.json || { echo "FAIL: the reopened scene saves differently"; diff opened.json reloaded.json; exit 1; }
 # A box added in the Bodies tab, then moved by Alt+drag.
-rm -rf config
-xvfb-run -a -s "-screen 0 1280x720x24" bash drive.sh "$bin" "$scenes/drum.json" bodies ||
-    { cat app_bodies.log 2> /dev/null; exit 1; }
-grep -q "exit code 0" app_bodies.log || { cat app_bodies.log; echo "FAIL: the bodies run did not exit with 0"; exit 1; }
+run_stage "$scenes/drum.json" bodies
 [ "$(grep -c '"type"' added.json)" = 2 ] || { echo "FAIL: + box added no body"; cat added.json; exit 1; }
 grep -q '"type": "box"' added.json || { echo "FAIL: the added body is not a box"; exit 1; }
 for key in emitters sinks max_particles; do
@@ -105,4 +127,12 @@ for key in emitters sinks max_particles; do
 done
 grep -q '"translate"' added.json && { echo "FAIL: the box moved before the drag"; exit 1; }
 grep -q '"translate"' moved.json || { echo "FAIL: Alt+drag did not move the box"; diff added.json moved.json; exit 1; }
-echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + emitter, + sink and + box add to the scene and Alt+drag moves the box"
+# The brush: an erase stroke across the bed takes particles away, a spray stroke adds some.
+run_stage "$scenes/drum.json" brush
+count() { "$bin" bench --backend cpu --load "$1" --steps 1 --warmup 0 | awk '$1 == "particles" {print $2; exit}'; }
+before=$(count before.plab) sprayed=$(count sprayed.plab) erased=$(count erased.plab)
+echo "brush: $before particles, $sprayed after spraying, $erased after erasing"
+[ -n "$before" ] && [ -n "$erased" ] && [ -n "$sprayed" ] || { echo "FAIL: no particle counts"; exit 1; }
+[ "$sprayed" -gt "$before" ] || { echo "FAIL: the spray stroke added nothing"; exit 1; }
+[ "$erased" -lt "$sprayed" ] || { echo "FAIL: the erase stroke took nothing away"; exit 1; }
+echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + emitter, + sink and + box add to the scene and Alt+drag moves the box, the brush erases and sprays"

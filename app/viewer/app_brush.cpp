@@ -1,0 +1,39 @@
+// The window's brush strokes: the cursor's ray through the scene's part of the window, the
+// first particle on it, and the stroke (app/viewer/brush.h) applied between steps.
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "app/viewer/app.h"
+#include "sim/model/derived.h"
+
+namespace plab::app {
+
+void App::brush_stroke_at(double x, double y) {
+    const WindowSize fb = window_.framebuffer_size();
+    const WindowSize win = window_.window_size();
+    if (fb.empty() || win.width <= 0 || win.height <= 0) return;
+    const render::Viewport vp = scene_viewport(fb);
+    // Cursor positions are in screen coordinates, y down; the viewport is in pixels, y up.
+    const float px = static_cast<float>(x) * float(fb.width) / float(win.width);
+    const float py =
+        float(fb.height) - static_cast<float>(y) * float(fb.height) / float(win.height);
+    const render::OrbitCamera& cam = frame_.camera();
+    const glm::mat4 proj = cam.projection(vp.aspect());
+    const glm::vec4 port(vp.x, vp.y, vp.width, vp.height);
+    const glm::vec3 near_point = glm::unProject(glm::vec3(px, py, 0.f), cam.view(), proj, port);
+    const glm::vec3 far_point = glm::unProject(glm::vec3(px, py, 1.f), cam.view(), proj, port);
+    const glm::vec3 dir = glm::normalize(far_point - near_point);
+    const sim::Params& p = session_.params();
+    const float radius = ui_.brush_radii * p.radius;
+    const std::vector<sim::Float4> pos = session_.simulator().capture_state().pos;
+    const glm::vec3 at = stroke_point(first_on_ray(pos, near_point, dir, radius), near_point, dir,
+                                      session_.domain());
+    // Sprayed particles start at the speed of a fall through ten radii.
+    const float speed =
+        std::sqrt(2.f * std::max(sim::gravity_magnitude(p), 1e-6f) * 10.f * p.radius);
+    session_.apply_brush(brush_stroke(ui_.brush, at, dir, radius, speed, p, session_.domain(),
+                                      session_.particle_count(), session_.time()));
+}
+
+}  // namespace plab::app
