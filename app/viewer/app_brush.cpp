@@ -26,14 +26,16 @@ void App::brush_stroke_at(double x, double y) {
     const glm::vec3 dir = glm::normalize(far_point - near_point);
     const sim::Params& p = session_.params();
     const float radius = ui_.brush_radii * p.radius;
-    const std::vector<sim::Float4> pos = session_.simulator().capture_state().pos;
-    const glm::vec3 at = stroke_point(first_on_ray(pos, near_point, dir, radius), near_point, dir,
-                                      session_.domain());
     // Sprayed particles start at the speed of a fall through ten radii.
     const float speed =
         std::sqrt(2.f * std::max(sim::gravity_magnitude(p), 1e-6f) * 10.f * p.radius);
-    session_.apply_brush(brush_stroke(ui_.brush, at, dir, radius, speed, p, session_.domain(),
-                                      session_.particle_count(), session_.time()));
+    const sim::Domain& d = session_.domain();
+    session_.apply_brush([&](const sim::InitialState& state) {
+        const glm::vec3 at =
+            stroke_point(first_on_ray(state.pos, near_point, dir, radius), near_point, dir, d);
+        return brush_stroke(ui_.brush, at, dir, radius, speed, p, d, state.pos.size(),
+                            session_.time());
+    });
 }
 
 }  // namespace plab::app

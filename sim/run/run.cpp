@@ -196,11 +196,12 @@ void Run::set_sources(const Sources& sources) {
     SceneFile edited = scene_to_save();
     edited.sources = sources;
     // Written and read back: the scene file's own checks (a face outside the domain, no room
-    // for a particle, a missing max_particles), each naming its key.
+    // for a particle, a missing max_particles), each naming its key. Without the bodies, which
+    // the sources' checks do not read: a drag of an emitter then reads no mesh file again.
+    SceneFile probe = edited;
+    probe.bodies.clear();
     const std::string source = scene_source_.empty() ? "edited scene.json" : scene_source_;
-    const std::filesystem::path folder = std::filesystem::path(source).parent_path();
-    const std::filesystem::path here = folder.empty() ? std::filesystem::path(".") : folder;
-    const SceneFile checked = parse_scene_file(scene_file_text(edited, here, here), source);
+    const SceneFile checked = parse_scene_file(scene_file_text(probe, ".", "."), source);
     if (checked.sources.max_particles > 0)
         simulator_->reserve_particles(checked.sources.max_particles);
     edited.sources = checked.sources;
@@ -210,8 +211,13 @@ void Run::set_sources(const Sources& sources) {
 }
 
 SourceStep Run::apply_brush(const Sources& once) {
-    if (once.max_particles > particle_count()) simulator_->reserve_particles(once.max_particles);
+    return apply_brush([&](const InitialState&) { return once; });
+}
+
+SourceStep Run::apply_brush(const std::function<Sources(const InitialState&)>& stroke) {
     InitialState state = simulator_->capture_state();
+    const Sources once = stroke(state);
+    if (once.max_particles > particle_count()) simulator_->reserve_particles(once.max_particles);
     SourceProgress progress;
     progress.emitted.assign(once.emitters.size(), 0);
     progress.next.assign(once.emitters.size(), 0);

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -134,6 +135,9 @@ class Run {
     // a sink box (erase) or an emitter that owes one face now (spray), and its max_particles
     // the room the stroke may fill (reserved first). Ids stay unique; returns what it did.
     SourceStep apply_brush(const Sources& once);
+    // The same with the stroke made from the state it applies to (the window picks the
+    // particle under the cursor from it), so the state is captured once a stroke.
+    SourceStep apply_brush(const std::function<Sources(const InitialState&)>& stroke);
 
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).
