@@ -254,6 +254,8 @@ void App::sync() {
     if (r.sources) attempt("Editing the sources", [&] { session_.set_sources(*r.sources); });
     if (r.brush_at)
         attempt("Brush", [&] { brush_stroke_at(r.brush_at->first, r.brush_at->second); });
+    if (r.grab_at && drag_.grab)  // not after a release within the frame
+        attempt("Grab", [&] { grab_at(r.grab_at->first, r.grab_at->second); });
     if (r.export_frame)
         attempt("Export", [&] {
             ui_.say("Exported " + export_session_frame(session_, ui_.export_folder).string());
@@ -273,6 +275,8 @@ void App::sync() {
 }
 
 void App::step_and_time(bool advance) {
+    if (advance && grab_)
+        if (!attempt("Grab", [&] { session_.pull(grab_->pull); })) grab_.reset();
     if (advance) session_.step();
     const std::vector<sim::StageTimings> steps = session_.simulator().take_timings();
     if (steps.empty()) {

@@ -4,7 +4,9 @@
 // interop or host copy), draws the scene and the panel, and swaps.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "app/frame/frame.h"
 #include "app/lab/recorder.h"
@@ -12,6 +14,7 @@
 #include "app/viewer/app_config.h"
 #include "app/viewer/frame_history.h"
 #include "app/viewer/glfw_window.h"
+#include "app/viewer/grab.h"
 #include "app/viewer/imgui_layer.h"
 #include "app/viewer/panel.h"
 #include "app/viewer/record_panel.h"
@@ -90,7 +93,12 @@ class App {
     void on_cursor(double x, double y);
     void on_scroll(double dy);
     void drag_body(float dx, float dy, float height);
-    void brush_stroke_at(double x, double y);  // app/viewer/app_brush.cpp
+    // The brush and the grab tool at a cursor position (app/viewer/app_brush.cpp).
+    void brush_stroke_at(double x, double y);
+    void grab_at(double x, double y);
+    // The cursor's ray into the scene: its near point and unit direction; nullopt while the
+    // window is minimised.
+    std::optional<std::pair<glm::vec3, glm::vec3>> cursor_ray(double x, double y) const;
 
     AppConfig config_;
     GlfwWindow window_;  // first in, last out: every GL object below needs its context
@@ -122,8 +130,10 @@ class App {
         bool collider = false;
         bool body = false;   // Alt+left-drag: moves the Bodies tab's selected body
         bool brush = false;  // left-drag with the brush on: strokes
+        bool grab = false;   // left-drag with the grab tool: grab_ follows the cursor
         double x = 0, y = 0;
     } drag_;
+    std::optional<Grab> grab_;  // the grabbed particles while the grab tool's drag lasts
     double last_click_time_ = -1.0;
     double last_click_x_ = 0, last_click_y_ = 0;
 };

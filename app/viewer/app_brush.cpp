@@ -1,5 +1,6 @@
-// The window's brush strokes: the cursor's ray through the scene's part of the window, the
-// first particle on it, and the stroke (app/viewer/brush.h) applied between steps.
+// The window's brush strokes and grab: the cursor's ray through the scene's part of the
+// window, the first particle on it, and the stroke (app/viewer/brush.h) or the grab's spring
+// (app/viewer/grab.h) applied between steps.
 #include <cmath>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -9,10 +10,10 @@
 
 namespace plab::app {
 
-void App::brush_stroke_at(double x, double y) {
+std::optional<std::pair<glm::vec3, glm::vec3>> App::cursor_ray(double x, double y) const {
     const WindowSize fb = window_.framebuffer_size();
     const WindowSize win = window_.window_size();
-    if (fb.empty() || win.width <= 0 || win.height <= 0) return;
+    if (fb.empty() || win.width <= 0 || win.height <= 0) return std::nullopt;
     const render::Viewport vp = scene_viewport(fb);
     // Cursor positions are in screen coordinates, y down; the viewport is in pixels, y up.
     const float px = static_cast<float>(x) * float(fb.width) / float(win.width);
@@ -23,7 +24,13 @@ void App::brush_stroke_at(double x, double y) {
     const glm::vec4 port(vp.x, vp.y, vp.width, vp.height);
     const glm::vec3 near_point = glm::unProject(glm::vec3(px, py, 0.f), cam.view(), proj, port);
     const glm::vec3 far_point = glm::unProject(glm::vec3(px, py, 1.f), cam.view(), proj, port);
-    const glm::vec3 dir = glm::normalize(far_point - near_point);
+    return std::pair{near_point, glm::normalize(far_point - near_point)};
+}
+
+void App::brush_stroke_at(double x, double y) {
+    const auto ray = cursor_ray(x, y);
+    if (!ray) return;
+    const auto [near_point, dir] = *ray;
     const sim::Params& p = session_.params();
     const float radius = ui_.brush_radii * p.radius;
     // Sprayed particles start at the speed of a fall through ten radii.
@@ -36,6 +43,24 @@ void App::brush_stroke_at(double x, double y) {
         return brush_stroke(ui_.brush, at, dir, radius, speed, p, d, state.pos.size(),
                             session_.time());
     });
+}
+
+void App::grab_at(double x, double y) {
+    const auto ray = cursor_ray(x, y);
+    if (!ray) return;
+    const auto [near_point, dir] = *ray;
+    if (grab_) {  // the drag moves the anchor
+        const glm::vec3 to = grab_point(*grab_, near_point, dir);
+        grab_->pull.target = {to.x, to.y, to.z};
+        return;
+    }
+    const float radius = ui_.brush_radii * session_.params().radius;
+    grab_ = grab_particles(session_.simulator().capture_state(), near_point, dir,
+                           frame_.camera().forward(), radius);
+    if (!grab_) {
+        ui_.say("Grab: no particle under the cursor.");
+        drag_.grab = false;  // nothing to drag until the next press
+    }
 }
 
 }  // namespace plab::app

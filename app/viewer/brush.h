@@ -16,7 +16,8 @@
 
 namespace plab::app {
 
-enum class BrushMode { Off, Spray, Erase };
+// Grab is the grab tool (app/viewer/grab.h): it shares the brush's radius and its drag.
+enum class BrushMode { Off, Spray, Erase, Grab };
 
 // The particle nearest the eye among those whose centre lies within `radius` of the ray from
 // `origin` along the unit `direction`; nullopt when none does.

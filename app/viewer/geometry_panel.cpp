@@ -150,11 +150,15 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
     ImGui::RadioButton("spray", &mode, static_cast<int>(BrushMode::Spray));
     ImGui::SameLine();
     ImGui::RadioButton("erase", &mode, static_cast<int>(BrushMode::Erase));
+    ImGui::SameLine();
+    ImGui::RadioButton("grab", &mode, static_cast<int>(BrushMode::Grab));
     ui.brush = static_cast<BrushMode>(mode);
     help_marker(
         "While on, left-drag in the scene sprays particles of the running model (at the rest "
-        "spacing, into the scene) or erases those under the cursor; turn it off to orbit with "
-        "left-drag again. B cycles off, spray, erase.");
+        "spacing, into the scene), erases those under the cursor, or grabs those within the "
+        "radius of the first one under it and drags them on a spring (they keep their momentum "
+        "when let go); turn it off to orbit with left-drag again. B cycles off, spray, erase, "
+        "grab.");
     ImGui::SliderFloat("brush radius (radii)", &ui.brush_radii, 1.f, 30.f, "%.0f");
 }
 

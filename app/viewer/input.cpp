@@ -86,9 +86,10 @@ void App::on_key(int key, int action, int mods) {
         case GLFW_KEY_F9:
             ui_.requests.load_checkpoint = true;
             break;
-        case GLFW_KEY_B:  // the brush: off, spray, erase, off ...
+        case GLFW_KEY_B:  // the brush: off, spray, erase, grab, off ...
             ui_.brush = ui_.brush == BrushMode::Off     ? BrushMode::Spray
                         : ui_.brush == BrushMode::Spray ? BrushMode::Erase
+                        : ui_.brush == BrushMode::Erase ? BrushMode::Grab
                                                         : BrushMode::Off;
             break;
         case GLFW_KEY_V:
@@ -116,7 +117,11 @@ void App::on_mouse_button(int button, int action, int mods) {
     double x = 0, y = 0;
     glfwGetCursorPos(window_.handle(), &x, &y);
     if (action == GLFW_RELEASE) {
-        if (button == drag_.button) drag_.button = -1;
+        if (button == drag_.button) {
+            drag_.button = -1;
+            if (drag_.grab) grab_.reset();  // the particles go on with their own momentum
+            drag_.grab = false;
+        }
         return;
     }
     if (action != GLFW_PRESS || (imgui_ && imgui_->wants_mouse())) return;
@@ -135,8 +140,14 @@ void App::on_mouse_button(int button, int action, int mods) {
         drag_.collider = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT) != 0;
         drag_.body = button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_ALT) != 0 &&
                      ui_.selected_body >= 0;
-        drag_.brush = button == GLFW_MOUSE_BUTTON_LEFT && mods == 0 && ui_.brush != BrushMode::Off;
+        const bool tool = button == GLFW_MOUSE_BUTTON_LEFT && mods == 0;
+        drag_.grab = tool && ui_.brush == BrushMode::Grab;
+        drag_.brush = tool && ui_.brush != BrushMode::Off && !drag_.grab;
         if (drag_.brush) ui_.requests.brush_at = std::pair{x, y};
+        if (drag_.grab) {
+            grab_.reset();  // a press picks afresh
+            ui_.requests.grab_at = std::pair{x, y};
+        }
         drag_.x = x;
         drag_.y = y;
     }
@@ -162,6 +173,8 @@ void App::on_cursor(double x, double y) {
         p.collider_z = std::clamp(moved.z, d.min.z, d.max.z);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.brush) {
         ui_.requests.brush_at = std::pair{x, y};
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.grab) {
+        ui_.requests.grab_at = std::pair{x, y};
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT && drag_.body) {
         drag_body(dx, dy, height);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {

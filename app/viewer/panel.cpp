@@ -321,7 +321,7 @@ void help_section() {
         "F1 hide panel   F12 screenshot   Esc quit\n"
         "Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save scene\n"
         "Alt+left-drag move the selected body\n"
-        "B brush: off, spray, erase (left-drag paints)\n"
+        "B brush: off, spray, erase, grab (left-drag paints or drags)\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
         "double-click frame the box\n"
         "shift+left-drag move the collider");

@@ -51,6 +51,9 @@ struct Requests {
     std::optional<sim::Sources> sources;
     // A brush stroke at this cursor position (window coordinates), the latest of the frame.
     std::optional<std::pair<double, double>> brush_at;
+    // The grab tool's cursor position (window coordinates), the latest of the frame: the press
+    // picks the particles, later ones move the spring's anchor.
+    std::optional<std::pair<double, double>> grab_at;
 };
 
 struct ViewSettings {
@@ -94,7 +97,7 @@ struct UiState {
     std::string scene_path = "scenes/my_scene.json";
     bool scene_with_particles = false;
     int selected_body = -1;            // the Bodies tab's selection, -1 for none
-    BrushMode brush = BrushMode::Off;  // left-drag in the scene sprays or erases while on
+    BrushMode brush = BrushMode::Off;  // left-drag in the scene sprays, erases or grabs while on
     float brush_radii = 4.f;           // the brush's radius in particle radii
     std::string mesh_path = "assets/meshes/funnel.stl";  // the Bodies tab's + mesh
     // The Record video button's movie and the line that follows it (app/viewer/video_panel.h).

@@ -14,6 +14,7 @@
 #include "sim/model/bead_size.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/list_strays.h"
+#include "sim/physics/pull_spring.h"
 #include "sim/physics/sph_step.h"
 
 namespace plab::sim {
@@ -359,6 +360,24 @@ void CpuSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geometr
     PLAB_REQUIRE(geometry, "no bodies given");
     require_same_bodies(geometry_.get(), *geometry);
     geometry_ = std::move(geometry);  // views() reads its bodies from the next step on
+}
+
+void CpuSimulator::pull(const ParticlePull& pull, float seconds) {
+    check_pull(pull);
+    const auto n = static_cast<uint32_t>(pull.ids.size());
+    parallel_for(static_cast<uint32_t>(pos_.size()), [&](uint32_t i) {
+        const int k = find_pulled(pull.ids.data(), n, id_[i]);
+        if (k < 0) return;
+        const Vec3 goal = pull.target + pull.offsets[k];
+        if (hi_active_) {  // the step reads the double state
+            const Vec3 v = pulled_velocity(xyz(to_float4(vel_hi_[i])), xyz(to_float4(pos_hi_[i])),
+                                           goal, pull.stiffness, pull.damping, seconds);
+            vel_hi_[i] = {v.x, v.y, v.z, vel_hi_[i].w};
+        }
+        const Vec3 v = pulled_velocity(xyz(vel_[i]), xyz(pos_[i]), goal, pull.stiffness,
+                                       pull.damping, seconds);
+        vel_[i] = to_float4(v, vel_[i].w);  // w: the SPH density stays
+    });
 }
 
 void CpuSimulator::step(const Params& params) {

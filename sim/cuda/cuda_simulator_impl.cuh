@@ -76,6 +76,9 @@ struct CudaSimulator::Impl {
     DeviceFrictionState friction;
     ExportBuffers exports;    // the exports for drawing (cuda_readback.cu)
     DeviceGeometry geometry;  // the scene's bodies and their triangle bins
+    // The grab tool's particles and offsets (cuda_pull.cu), grown as grabs need.
+    DeviceBuffer<uint32_t> pull_ids;
+    DeviceBuffer<Float4> pull_offsets;
     // The export kernel into device memory (cuda_readback.cu).
     void enqueue_export(const RenderStyle& style, Float4* pos_out, Float4* color_out);
 

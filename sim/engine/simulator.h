@@ -12,6 +12,7 @@
 #include "sim/core/vec.h"
 #include "sim/engine/initial_state.h"
 #include "sim/model/params.h"
+#include "sim/model/particle_pull.h"
 #include "sim/model/variants.h"
 #include "sim/physics/color_map.h"
 #include "sim/physics/friction_stats.h"
@@ -141,6 +142,11 @@ class Simulator {
     // their bins stand). The next step uses it and captures carry it. Throws plab::Error, with
     // nothing changed, when it does not match the running bodies.
     virtual void set_body_motions(std::shared_ptr<const SceneGeometry> geometry) = 0;
+    // The grab tool, between steps: the velocity of each particle `pull` names becomes its
+    // velocity after `seconds` under the pull's spring (sim/physics/pull_spring.h); the others
+    // and every position stay. Ids the run does not hold are passed over. Throws plab::Error
+    // (check_pull) before changing anything.
+    virtual void pull(const ParticlePull& pull, float seconds) = 0;
     // Advances params.substeps steps. Throws plab::Error on invalid parameters, leaving the
     // state unchanged. May return before the device finishes.
     virtual void step(const Params& params) = 0;

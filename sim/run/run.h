@@ -139,6 +139,12 @@ class Run {
     // particle under the cursor from it), so the state is captured once a stroke.
     SourceStep apply_brush(const std::function<Sources(const InitialState&)>& stroke);
 
+    // The grab tool's spring over the time of one step() of this run, applied now, between
+    // steps (Simulator::pull). Throws plab::Error (check_pull) before changing anything.
+    void pull(const ParticlePull& pull) {
+        simulator_->pull(pull, static_cast<float>(params_.substeps * step_seconds(params_.dt)));
+    }
+
     // Starts the current scene again with `params` (reset-only parameters included), with
     // `count` particles (0: as many as now).
     void restart(const Params& params, std::size_t count = 0);
