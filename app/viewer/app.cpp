@@ -167,18 +167,38 @@ bool App::attempt(const char* what, Change&& change) {
     }
 }
 
+SceneEdits App::scene_edits() const {
+    const auto& file = session_.scene_file();
+    if (!file) return {session_.params(), {}, {}};
+    return {session_.params(), file->bodies, file->sources};
+}
+
+void App::put_back(const EditHistory::Change& change) {
+    switch (change.kind) {
+        case EditKind::Params:
+            ui_.params = change.state.params;  // applied below as any edit
+            break;
+        case EditKind::Bodies:
+            attempt("Undoing", [&] { session_.set_bodies(change.state.bodies); });
+            ui_.selected_body =
+                std::min<int>(ui_.selected_body, static_cast<int>(change.state.bodies.size()) - 1);
+            break;
+        case EditKind::Sources:
+            attempt("Undoing", [&] { session_.set_sources(change.state.sources); });
+            break;
+    }
+}
+
 void App::sync() {
     const Requests r = std::exchange(ui_.requests, Requests{});
     if (window_.vsync() != ui_.vsync) window_.set_vsync(ui_.vsync);
-    // Undo and redo put earlier parameters back as an edit that is not itself recorded.
+    // Undo and redo put an earlier state back as an edit that is not itself recorded.
     bool from_history = false;
     if (r.undo || r.redo) {
-        const sim::Params now = ui_.params;
         if (const auto back = r.undo ? ui_.history.undo() : ui_.history.redo()) {
-            ui_.params = *back;
             from_history = true;
-            ui_.say(std::string(r.undo ? "Undone" : "Redone") + ": " +
-                    changed_parameters(now, ui_.params) + ".");
+            put_back(*back);
+            ui_.say(std::string(r.undo ? "Undone" : "Redone") + ": " + back->what + ".");
         } else {
             ui_.say(r.undo ? "Nothing to undo." : "Nothing to redo.");
         }
@@ -186,8 +206,11 @@ void App::sync() {
     if (ui_.params != submitted_) {
         const sim::Params before = submitted_;
         submitted_ = ui_.params;
-        if (attempt("Parameter change", [&] { session_.set_params(ui_.params); }) && !from_history)
-            ui_.history.record(before, ui_.params, glfwGetTime());
+        if (attempt("Parameter change", [&] { session_.set_params(ui_.params); }) &&
+            !from_history) {
+            const SceneEdits now = scene_edits();
+            ui_.history.record_params(before, ui_.params, now.bodies, now.sources, glfwGetTime());
+        }
     }
     if (r.options_changed) attempt("Option change", [&] { session_.set_options(ui_.options); });
     if (r.backend) {
@@ -250,10 +273,21 @@ void App::sync() {
     }
     if (r.body_spin)
         attempt("Spin", [&] { session_.set_body_spin(r.body_spin->first, r.body_spin->second); });
-    if (r.bodies) attempt("Editing the bodies", [&] { session_.set_bodies(*r.bodies); });
-    if (r.sources) attempt("Editing the sources", [&] { session_.set_sources(*r.sources); });
+    if (r.bodies) {
+        SceneEdits before = scene_edits();
+        if (attempt("Editing the bodies", [&] { session_.set_bodies(*r.bodies); }))
+            ui_.history.record(EditKind::Bodies, "the bodies", std::move(before), scene_edits(),
+                               glfwGetTime());
+    }
+    if (r.sources) {
+        SceneEdits before = scene_edits();
+        if (attempt("Editing the sources", [&] { session_.set_sources(*r.sources); }))
+            ui_.history.record(EditKind::Sources, "the emitters and sinks", std::move(before),
+                               scene_edits(), glfwGetTime());
+    }
     if (r.brush_at)
         attempt("Brush", [&] { brush_stroke_at(r.brush_at->first, r.brush_at->second); });
+    if (r.pick_at) pick_at(r.pick_at->first, r.pick_at->second);
     if (r.grab_at && drag_.grab)  // not after a release within the frame
         attempt("Grab", [&] { grab_at(r.grab_at->first, r.grab_at->second); });
     if (r.export_frame)

@@ -3,6 +3,7 @@
 // the UI's edits at one sync point, steps the simulation, feeds the particle buffers (CUDA-GL
 // interop or host copy), draws the scene and the panel, and swaps.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,6 +97,15 @@ class App {
     // The brush and the grab tool at a cursor position (app/viewer/app_brush.cpp).
     void brush_stroke_at(double x, double y);
     void grab_at(double x, double y);
+    // Selects the body under the cursor (none: clears the selection).
+    void pick_at(double x, double y);
+    // The axis key held (X, Y, Z: 0, 1, 2), else `otherwise`.
+    int held_axis(int otherwise) const;
+    // Requests the bodies with the selected one changed (nothing without a selection).
+    void edit_selected_body(const std::function<sim::Body(const sim::Body&)>& change);
+    // The scene as the edit history keeps it, and an undo or redo of it put back.
+    SceneEdits scene_edits() const;
+    void put_back(const EditHistory::Change& change);
     // The cursor's ray into the scene: its near point and unit direction; nullopt while the
     // window is minimised.
     std::optional<std::pair<glm::vec3, glm::vec3>> cursor_ray(double x, double y) const;
@@ -131,7 +141,9 @@ class App {
         bool body = false;   // Alt+left-drag: moves the Bodies tab's selected body
         bool brush = false;  // left-drag with the brush on: strokes
         bool grab = false;   // left-drag with the grab tool: grab_ follows the cursor
+        bool turn = false;   // Alt+right-drag: turns the Bodies tab's selected body
         double x = 0, y = 0;
+        double press_x = 0, press_y = 0;  // where the button went down
     } drag_;
     std::optional<Grab> grab_;  // the grabbed particles while the grab tool's drag lasts
     double last_click_time_ = -1.0;

@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/viewer/app.h"
+#include "app/viewer/body_pick.h"
 #include "sim/model/derived.h"
 
 namespace plab::app {
@@ -61,6 +62,20 @@ void App::grab_at(double x, double y) {
         ui_.say("Grab: no particle under the cursor.");
         drag_.grab = false;  // nothing to drag until the next press
     }
+}
+
+void App::pick_at(double x, double y) {
+    const auto& geometry = session_.geometry();
+    if (!geometry || geometry->empty()) return;  // a click with no bodies only orbits
+    const auto ray = cursor_ray(x, y);
+    if (!ray) return;
+    const auto hit = body_under_ray(*geometry, ray->first, ray->second);
+    const int was = ui_.selected_body;
+    ui_.selected_body = hit ? static_cast<int>(*hit) : -1;
+    if (ui_.selected_body == was) return;
+    ui_.say(hit ? "Selected " + geometry->body_names.at(*hit) +
+                      " (Alt+left-drag moves it, Alt+right-drag turns it, Alt+wheel scales it)."
+                : std::string("No body selected."));
 }
 
 }  // namespace plab::app

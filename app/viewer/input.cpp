@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app/viewer/app.h"
+#include "app/viewer/body_pick.h"
 #include "app/viewer/geometry_panel.h"
 
 namespace plab::app {
@@ -118,6 +119,11 @@ void App::on_mouse_button(int button, int action, int mods) {
     glfwGetCursorPos(window_.handle(), &x, &y);
     if (action == GLFW_RELEASE) {
         if (button == drag_.button) {
+            // A click (no drag) with nothing else to do picks the body under the cursor.
+            const bool click = std::hypot(x - drag_.press_x, y - drag_.press_y) < 4.0;
+            if (button == GLFW_MOUSE_BUTTON_LEFT && click && !drag_.collider && !drag_.body &&
+                !drag_.brush && !drag_.grab)
+                ui_.requests.pick_at = std::pair{x, y};
             drag_.button = -1;
             if (drag_.grab) grab_.reset();  // the particles go on with their own momentum
             drag_.grab = false;
@@ -148,8 +154,10 @@ void App::on_mouse_button(int button, int action, int mods) {
             grab_.reset();  // a press picks afresh
             ui_.requests.grab_at = std::pair{x, y};
         }
-        drag_.x = x;
-        drag_.y = y;
+        drag_.turn = button == GLFW_MOUSE_BUTTON_RIGHT && (mods & GLFW_MOD_ALT) != 0 &&
+                     ui_.selected_body >= 0;
+        drag_.x = drag_.press_x = x;
+        drag_.y = drag_.press_y = y;
     }
 }
 
@@ -179,31 +187,59 @@ void App::on_cursor(double x, double y) {
         drag_body(dx, dy, height);
     } else if (drag_.button == GLFW_MOUSE_BUTTON_LEFT) {
         frame_.camera().orbit(dx, dy);
+    } else if (drag_.button == GLFW_MOUSE_BUTTON_RIGHT && drag_.turn) {
+        edit_selected_body([&](const sim::Body& b) {
+            return turned_body(b, held_axis(1), 0.5f * dx);  // half a degree a pixel
+        });
     } else if (drag_.button == GLFW_MOUSE_BUTTON_RIGHT) {
         frame_.camera().pan(dx, dy, height);
     }
 }
 
 void App::drag_body(float dx, float dy, float height) {
+    edit_selected_body([&](const sim::Body& body) {
+        sim::Body b = body;
+        // The drag moves the body's placed middle in the view plane, so it follows the cursor.
+        const sim::Vec3 middle = sim::place_point(b, sim::body_middle(b));
+        const glm::vec3 p{middle.x, middle.y, middle.z};
+        glm::vec3 delta = frame_.camera().drag_in_view_plane(p, dx, dy, height) - p;
+        // X, Y or Z held: along that axis only.
+        if (const int axis = held_axis(-1); axis >= 0) {
+            const float kept = delta[axis];
+            delta = glm::vec3(0.f);
+            delta[axis] = kept;
+        }
+        b.translate = b.translate + sim::Vec3{delta.x, delta.y, delta.z};
+        return b;
+    });
+}
+
+int App::held_axis(int otherwise) const {
+    GLFWwindow* w = window_.handle();
+    if (glfwGetKey(w, GLFW_KEY_X) == GLFW_PRESS) return 0;
+    if (glfwGetKey(w, GLFW_KEY_Y) == GLFW_PRESS) return 1;
+    if (glfwGetKey(w, GLFW_KEY_Z) == GLFW_PRESS) return 2;
+    return otherwise;
+}
+
+void App::edit_selected_body(const std::function<sim::Body(const sim::Body&)>& change) {
     std::vector<sim::Body> bodies = bodies_to_edit(ui_, session_);
     const auto i = static_cast<std::size_t>(ui_.selected_body);
-    if (i >= bodies.size()) return;
-    sim::Body& b = bodies[i];
-    // The drag moves the body's placed middle in the view plane, so it follows the cursor.
-    const sim::Vec3 middle = sim::place_point(b, sim::body_middle(b));
-    const glm::vec3 p{middle.x, middle.y, middle.z};
-    glm::vec3 delta = frame_.camera().drag_in_view_plane(p, dx, dy, height) - p;
-    // X, Y or Z held: along that axis only.
-    GLFWwindow* w = window_.handle();
-    if (glfwGetKey(w, GLFW_KEY_X) == GLFW_PRESS) delta = {delta.x, 0.f, 0.f};
-    if (glfwGetKey(w, GLFW_KEY_Y) == GLFW_PRESS) delta = {0.f, delta.y, 0.f};
-    if (glfwGetKey(w, GLFW_KEY_Z) == GLFW_PRESS) delta = {0.f, 0.f, delta.z};
-    b.translate = b.translate + sim::Vec3{delta.x, delta.y, delta.z};
+    if (ui_.selected_body < 0 || i >= bodies.size()) return;
+    bodies[i] = change(bodies[i]);
     ui_.requests.bodies = std::move(bodies);
 }
 
 void App::on_scroll(double dy) {
     if (imgui_ && imgui_->wants_mouse()) return;
+    GLFWwindow* w = window_.handle();
+    const bool alt = glfwGetKey(w, GLFW_KEY_LEFT_ALT) == GLFW_PRESS ||
+                     glfwGetKey(w, GLFW_KEY_RIGHT_ALT) == GLFW_PRESS;
+    if (alt && ui_.selected_body >= 0) {  // Alt+wheel scales the selected body
+        const auto factor = static_cast<float>(std::pow(1.05, dy));
+        edit_selected_body([&](const sim::Body& b) { return scaled_body(b, factor); });
+        return;
+    }
     frame_.camera().zoom(static_cast<float>(dy));
 }
 

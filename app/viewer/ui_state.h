@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/viewer/brush.h"
-#include "app/viewer/param_history.h"
+#include "app/viewer/edit_history.h"
 #include "render/material_math.h"
 #include "render/particle_feed.h"
 #include "sim/engine/simulator.h"
@@ -54,6 +54,8 @@ struct Requests {
     // The grab tool's cursor position (window coordinates), the latest of the frame: the press
     // picks the particles, later ones move the spring's anchor.
     std::optional<std::pair<double, double>> grab_at;
+    // A click in the scene (window coordinates): selects the body under it.
+    std::optional<std::pair<double, double>> pick_at;
 };
 
 struct ViewSettings {
@@ -72,8 +74,8 @@ struct ViewSettings {
 };
 
 struct UiState {
-    sim::Params params;    // edited copy; live parameters apply at the next sync
-    ParamHistory history;  // the edits applied to `params`, for undo and redo
+    sim::Params params;   // edited copy; live parameters apply at the next sync
+    EditHistory history;  // the edits of the parameters, bodies and sources, for undo and redo
     bool paused = false;
     bool vsync = true;
     bool use_interop = true;  // when it works: otherwise the host copy runs regardless

@@ -4,12 +4,15 @@
 # (its save shows it), Ctrl+Z undoes the edit (the save equals the opened one), Ctrl+Y redoes it; the
 # saved scene opened in a new window saves to the same file again; in the Bodies tab, + emitter
 # and + sink add sources, + box adds a second body and Alt+left-drag in the scene moves it (the
-# saves show each); with the brush on (B), a stroke above the bed sprays particles and one
-# across it erases some (F5 checkpoints, counted by bench --load).
+# saves show each), Alt+right-drag turns it and Ctrl+Z undoes the turn, a click on no body clears
+# the selection (a later Alt+drag moves no body); with the brush on (B), a stroke above the bed
+# sprays particles and one across it erases some (F5 checkpoints, counted by bench --load), and the grab tool lifts
+# beads of the bed above it (the highest bead of an F5 checkpoint taken while held).
 # The clicks land on the dt slider and the Bodies tab's buttons of a 1280x720 window at the
 # panel's default place and font (a fresh config folder), with no message line above the tabs.
 # Usage: sandbox_smoke.sh PARTICLE_LAB_BINARY SCENES_DIR WORK_DIR. Exit 77 = skipped.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$1
 scenes=$2
 work=$3
@@ -70,6 +73,26 @@ elif [ "$stage" = bodies ]; then
     xdotool keyup alt
     sleep 0.6
     save moved.json
+    altdrag() {  # Alt + a drag of button $1 along row 400 (the box stays selected)
+        xdotool mousemove --window "$win" 800 400
+        sleep 0.2
+        xdotool keydown alt
+        sleep 0.2
+        xdotool mousedown "$1"
+        for x in 820 840 860 880 900; do xdotool mousemove --window "$win" $x 400; sleep 0.1; done
+        xdotool mouseup "$1"
+        sleep 0.2
+        xdotool keyup alt
+        sleep 0.6
+    }
+    altdrag 3      # Alt+right-drag turns the box about y
+    save turned.json
+    xdotool key ctrl+z
+    sleep 0.4
+    save unturned.json
+    click 1270 12  # a click on no body (the corner outside the drum) clears the selection
+    altdrag 1      # so this Alt+left-drag moves no body
+    save deselected.json
 elif [ "$stage" = brush ]; then
     checkpoint() {  # F5, then wait for the checkpoint and keep a copy as $1
         rm -f checkpoints/state.plab
@@ -94,6 +117,15 @@ elif [ "$stage" = brush ]; then
     xdotool key b  # the brush: erase
     drag 500 740 950
     checkpoint erased.plab
+    xdotool key b  # the grab tool: hold beads of the bed and lift them above it
+    xdotool mousemove --window "$win" 850 560
+    sleep 0.2
+    xdotool mousedown 1
+    for y in $(seq 560 -20 160); do xdotool mousemove --window "$win" 850 "$y"; sleep 0.1; done
+    sleep 1.5      # held up there while the run goes on
+    checkpoint grabbed.plab
+    xdotool mouseup 1
+    sleep 0.3
 else
     save "$stage.json"
 fi
@@ -127,6 +159,11 @@ for key in emitters sinks max_particles; do
 done
 grep -q '"translate"' added.json && { echo "FAIL: the box moved before the drag"; exit 1; }
 grep -q '"translate"' moved.json || { echo "FAIL: Alt+drag did not move the box"; diff added.json moved.json; exit 1; }
+grep -q '"rotate"' turned.json || { echo "FAIL: Alt+right-drag did not turn the box"; diff moved.json turned.json; exit 1; }
+cmp -s moved.json unturned.json || { echo "FAIL: Ctrl+Z did not undo the turn"; diff moved.json unturned.json; exit 1; }
+# (that drag orbits the camera instead: the files differ in their camera only)
+python3 -c "import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:]); [d.pop('camera', None) for d in (a, b)]; sys.exit(a != b)" moved.json deselected.json ||
+    { echo "FAIL: a click on no body left one selected"; diff moved.json deselected.json; exit 1; }
 # The brush: an erase stroke across the bed takes particles away, a spray stroke adds some.
 run_stage "$scenes/drum.json" brush
 count() { "$bin" bench --backend cpu --load "$1" --steps 1 --warmup 0 | awk '$1 == "particles" {print $2; exit}'; }
@@ -135,4 +172,10 @@ echo "brush: $before particles, $sprayed after spraying, $erased after erasing"
 [ -n "$before" ] && [ -n "$erased" ] && [ -n "$sprayed" ] || { echo "FAIL: no particle counts"; exit 1; }
 [ "$sprayed" -gt "$before" ] || { echo "FAIL: the spray stroke added nothing"; exit 1; }
 [ "$erased" -lt "$sprayed" ] || { echo "FAIL: the erase stroke took nothing away"; exit 1; }
-echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + emitter, + sink and + box add to the scene and Alt+drag moves the box, the brush erases and sprays"
+# The grab: the highest bead while held above the bed is well above the bed's top before.
+top_before=$(python3 "$here/checkpoint_top.py" erased.plab)
+top_held=$(python3 "$here/checkpoint_top.py" grabbed.plab)
+echo "grab: the highest bead at y = $top_before m before, $top_held m while held"
+python3 -c "import sys; sys.exit(0 if $top_held > $top_before + 0.05 else 1)" ||
+    { echo "FAIL: the grab lifted nothing"; cat app_brush.log; exit 1; }
+echo "PASS: Ctrl+S saves, a slider edit shows, Ctrl+Z / Ctrl+Y undo and redo it, the saved scene reopens to the same file, + emitter, + sink and + box add to the scene, Alt+drag moves the box, Alt+right-drag turns it and Ctrl+Z undoes that, a click on nothing deselects, the brush erases and sprays, the grab lifts beads"
