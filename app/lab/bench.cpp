@@ -1,5 +1,6 @@
 #include "app/lab/bench.h"
 
+#include <cstdint>
 #include <iomanip>
 #include <ostream>
 #include <string>
@@ -219,6 +220,15 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
         << format_numbers("max speed %.4g m/s, kinetic energy %.4g J, ", st.max_speed,
                           st.kinetic_energy)
         << st.non_finite << " non-finite particles\n";
+    const sim::SourceProgress& src = run.run().source_progress();
+    if (!src.emitted.empty() || src.sunk > 0) {
+        std::uint64_t laid = 0;
+        for (const std::uint64_t n : src.emitted) laid += n;
+        out << "  sources       " << laid << " laid by " << src.emitted.size()
+            << (src.emitted.size() == 1 ? " emitter, " : " emitters, ") << src.sunk
+            << " taken by the sinks, " << src.blocked << " face points blocked, " << src.capped
+            << " not laid (max_particles reached), since the scene began\n";
+    }
     if (params.model == sim::Model::Sph)
         out << format_numbers("  liquid        density %.2f..%.2f kg/m³ (mean %.2f), ",
                               st.density_min, st.density_max, st.density_mean)

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/viewer/panel_style.h"
+#include "sim/core/format_numbers.h"
 #include "sim/io/starter_body.h"
 
 namespace plab::app {
@@ -100,12 +101,17 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
             bodies.push_back(sim::mesh_body(ui.mesh_path, d));
             ui.selected_body = static_cast<int>(bodies.size()) - 1;
             changed = true;
+            if (const float fit = bodies.back().scale.x; fit != 1.f)
+                ui.say("The mesh is larger than the domain: scaled by " +
+                       sim::format_numbers("%.3g", fit) + " to fit (its scale below).");
         } catch (const std::exception& e) {
             ui.say(std::string("Adding the mesh failed: ") + e.what(), true);
         }
     }
     path_field("##mesh_path", "mesh file (.stl, .obj)", ui.mesh_path);
-    help_marker("A mesh (STL binary or ASCII, or OBJ) by path, put at the domain's centre.");
+    help_marker(
+        "A mesh (STL binary or ASCII, or OBJ) by path, put at the domain's centre; one larger "
+        "than the domain is scaled down to fit (its scale field says by how much).");
 
     const auto& geometry = session.geometry();
     if (bodies.empty()) ImGui::TextColored(kDim, "No bodies: add one above.");

@@ -320,8 +320,9 @@ void help_section() {
         "space pause   . step   R reset   V vsync   [ ] scenes\n"
         "F1 hide panel   F12 screenshot   Esc quit\n"
         "Ctrl+Z undo   Ctrl+Y redo   Ctrl+S save scene\n"
-        "Alt+left-drag move the selected body\n"
-        "B brush: off, spray, erase, grab (left-drag paints or drags)\n"
+        "click a body: select it   Alt+left-drag move it\n"
+        "Alt+right-drag turn it   Alt+wheel scale it\n"
+        "B brush: off, spray, erase, grab\n"
         "left-drag orbit   right-drag pan   wheel zoom\n"
         "double-click frame the box\n"
         "shift+left-drag move the collider");

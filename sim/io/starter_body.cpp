@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "sim/core/input_limits.h"
 #include "sim/engine/emission.h"
@@ -44,7 +45,13 @@ Body mesh_body(const std::filesystem::path& file, const Domain& d) {
     b.file = std::filesystem::absolute(file).lexically_normal().string();
     b.mesh = load_mesh(file);
     const Domain bounds = mesh_bounds(b.mesh);
-    b.translate = (d.min + d.max) * 0.5f - (bounds.min + bounds.max) * 0.5f;
+    const Vec3 room = (d.max - d.min) * 0.9f, size = bounds.max - bounds.min;
+    float fit = 1.f;
+    for (const auto& [r, s] : {std::pair{room.x, size.x}, {room.y, size.y}, {room.z, size.z}})
+        if (s > r) fit = std::min(fit, r / s);
+    b.scale = {fit, fit, fit};
+    // Scaled about the origin, then moved: the middle of the scaled bounds to the domain's.
+    b.translate = (d.min + d.max) * 0.5f - (bounds.min + bounds.max) * (0.5f * fit);
     return b;
 }
 
@@ -68,7 +75,9 @@ Emitter starter_emitter(const Domain& d, const Params& params, double now, std::
 
 Sink starter_sink(const Domain& d) {
     const Vec3 size = d.max - d.min;
-    return {d.min, {d.min.x + 0.2f * size.x, d.min.y + 0.1f * size.y, d.max.z}};
+    const Vec3 middle = d.min + 0.5f * size;
+    return {{middle.x - 0.1f * size.x, d.min.y, middle.z - 0.1f * size.z},
+            {middle.x + 0.1f * size.x, d.min.y + 0.1f * size.y, middle.z + 0.1f * size.z}};
 }
 
 std::size_t starter_max_particles(std::size_t count) {

@@ -17,15 +17,17 @@ namespace plab::sim {
 Body starter_body(BodyShape shape, const Domain& domain);
 
 // A mesh body from an STL or OBJ file, moved so the middle of its bounds is the domain's
-// centre (its size as the file has it); `file` is kept absolute, so a scene saved anywhere
-// finds it. Throws plab::Error naming the file when it cannot be read.
+// centre, at the file's size, or scaled down evenly (Body::scale) to nine tenths of the domain
+// when it would not fit in it; `file` is kept absolute, so a scene saved anywhere finds it.
+// Throws plab::Error naming the file when it cannot be read.
 Body mesh_body(const std::filesystem::path& file, const Domain& domain);
 
 // A disc a fifth of the narrowest side across, a tenth of the height below the top, pouring
 // down at the speed of a fall through that tenth (a full face each spacing travelled), from
 // `now` (s) until it has laid `room` particles, so it needs no sink.
 Emitter starter_emitter(const Domain& domain, const Params& params, double now, std::size_t room);
-// A strip along the floor at the low-x wall, a fifth of the width and a tenth of the height.
+// A drain in the middle of the floor, under the starter emitter: a fifth of the width and the
+// depth across and a tenth of the height, so what the emitter pours and nothing stops runs out.
 Sink starter_sink(const Domain& domain);
 // Room for the sources: twice the count and at least 20,000 more, within kMaxParticles.
 std::size_t starter_max_particles(std::size_t count);

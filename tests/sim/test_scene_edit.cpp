@@ -129,6 +129,21 @@ TEST(SceneEdit, EveryStarterBodyFitsItsDomainAndARunTakesThem) {
     EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
     EXPECT_NE(test::error_of([&] { (void)mesh_body("no/such/mesh.stl", d); }).find("no/such"),
               std::string::npos);
+    // A mesh larger than the domain is scaled down evenly to nine tenths of it, centred.
+    const Domain small{{-0.05f, 0.f, -0.05f}, {0.05f, 0.1f, 0.05f}};
+    const Body fitted = mesh_body(PLAB_MESHES_DIR "/funnel.stl", small);
+    EXPECT_LT(fitted.scale.x, 1.f);
+    EXPECT_EQ(fitted.scale.x, fitted.scale.y);
+    EXPECT_EQ(fitted.scale.x, fitted.scale.z);
+    Vec3 lo{1e9f, 1e9f, 1e9f}, hi{-1e9f, -1e9f, -1e9f};
+    for (const Vec3& v : body_surface(fitted, small).vertices) {
+        lo = {std::min(lo.x, v.x), std::min(lo.y, v.y), std::min(lo.z, v.z)};
+        hi = {std::max(hi.x, v.x), std::max(hi.y, v.y), std::max(hi.z, v.z)};
+    }
+    const float widest = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    EXPECT_NEAR(widest, 0.09f, 1e-4f) << "the fitted mesh does not fill nine tenths";
+    EXPECT_NEAR(0.5f * (lo.y + hi.y), 0.05f, 1e-4f);
+    EXPECT_EQ(mesh.scale.x, 1.f) << "a mesh that fits keeps its size";
 }
 
 // The Bodies tab's + emitter and + sink: the run starts pouring from now and the saved scene
