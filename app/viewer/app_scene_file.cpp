@@ -24,6 +24,8 @@ void App::save_scene(const std::string& path) {
     // The folder the scene's mesh paths are relative to.
     const fs::path from = fs::path(session_.scene_source()).parent_path();
     sim::save_scene_file(f, from.empty() ? fs::path(".") : from, path);
+    // From now on the run is that file's: checkpoints name it and keep its emitters and sinks.
+    session_.adopt_scene_file(path);
     std::string said = "Saved scene " + path;
     if (ui_.scene_with_particles) {
         const std::string state = fs::path(path).replace_extension(".plab").string();

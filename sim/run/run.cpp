@@ -1,6 +1,7 @@
 #include "sim/run/run.h"
 
 #include <cmath>
+#include <filesystem>
 #include <numbers>
 #include <utility>
 
@@ -373,6 +374,22 @@ void Run::use_scene_file(const SceneFile& file, const std::string& source, std::
         scene_source_ = std::move(previous_source);
         throw;
     }
+}
+
+void Run::adopt_scene_file(const std::string& path) {
+    SceneFile file = load_scene_file(path);
+    const std::size_t bodies = scene_file_ ? scene_file_->bodies.size() : 0;
+    const std::size_t emitters = scene_file_ ? scene_file_->sources.emitters.size() : 0;
+    const std::size_t sinks = scene_file_ ? scene_file_->sources.sinks.size() : 0;
+    PLAB_REQUIRE(file.bodies.size() == bodies && file.sources.emitters.size() == emitters &&
+                     file.sources.sinks.size() == sinks,
+                 path + ": holds other bodies or sources than the running scene");
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    for (Body& b : file.bodies)
+        if (!b.file.empty())
+            b.file = std::filesystem::absolute(folder / b.file).lexically_normal().string();
+    scene_file_ = std::move(file);
+    scene_source_ = path;
 }
 
 void Run::change_backend(Backend backend, const Params& params) {

@@ -169,6 +169,13 @@ class Run {
     // (no scene reproduces its particles: save a checkpoint instead).
     SceneFile scene_to_save() const;
 
+    // The running scene was just saved as `path` (the window's Save scene): that file becomes
+    // the run's scene file, read back, so that checkpoints name it (and continue with its
+    // emitters and sinks) and a restart starts it. Its mesh paths are kept whole. Throws
+    // plab::Error, changing nothing, when it does not read back or holds other bodies or
+    // sources than the run.
+    void adopt_scene_file(const std::string& path);
+
     // Checkpoints (io/checkpoint.h). save writes the state now with the parameters in effect
     // and the variants asked for; load continues `checkpoint` (its state, parameters,
     // variants, time and step count), `source` naming it in the label.

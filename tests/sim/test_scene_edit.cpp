@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
 #include "sim/io/scene_file.h"
+#include "sim/io/scene_writer.h"
 #include "sim/io/starter_body.h"
 #include "sim/run/run.h"
 #include "support/error_of.h"
@@ -192,6 +195,53 @@ TEST(SceneEdit, APresetsRunTakesABodyAndSavesAsAScene) {
     EXPECT_EQ(run.scene_file()->bodies.size(), 1u);
     EXPECT_EQ(run.particle_count(), 500u);
     EXPECT_EQ(run.scene_to_save().bodies.size(), 1u);
+}
+
+// Save scene, then a checkpoint: the saved file becomes the run's, so the checkpoint names it
+// and a run continued from it keeps pouring from the emitter added by hand.
+TEST(SceneEdit, ACheckpointAfterSaveSceneKeepsTheSourcesAddedByHand) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "plab_adopt_test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    RunStart s;
+    s.backend = Backend::Cpu;
+    s.single_dt = true;
+    s.request.preset = "classic";
+    s.request.particles = 500;
+    sim::Run run(s);
+    Sources src;
+    src.max_particles = starter_max_particles(run.particle_count());
+    src.emitters.push_back(starter_emitter(run.domain(), run.params(), run.time(), 20000));
+    run.set_sources(src);
+    const std::string scene = (dir / "built.json").string();
+    save_scene_file(run.scene_to_save(), ".", scene);
+    run.adopt_scene_file(scene);
+    EXPECT_EQ(run.scene_source(), scene);
+    const fs::path state = dir / "built.plab";
+    for (int i = 0; i < 200; ++i) run.step();
+    run.save(state);
+    const auto laid = run.source_progress().emitted.at(0);
+    ASSERT_GT(laid, 0u);
+
+    RunStart again = s;
+    again.request = {};
+    again.checkpoint = std::make_shared<const Checkpoint>(load_checkpoint(state));
+    sim::Run continued(again);
+    ASSERT_TRUE(continued.scene_file());
+    EXPECT_EQ(continued.scene_file()->sources.emitters.size(), 1u);
+    for (int i = 0; i < 200; ++i) continued.step();
+    EXPECT_GT(continued.source_progress().emitted.at(0), laid) << "the emitter stopped";
+
+    // A file of other sources is refused, the run's own kept.
+    sim::Run other(s);
+    save_scene_file(other.scene_to_save(), ".", (dir / "other.json").string());
+    EXPECT_NE(test::error_of([&] {
+                  run.adopt_scene_file((dir / "other.json").string());
+              }).find("other bodies or sources"),
+              std::string::npos);
+    EXPECT_EQ(run.scene_source(), scene);
+    fs::remove_all(dir);
 }
 
 }  // namespace
