@@ -5,6 +5,7 @@
 
 #include "render/gl_check.h"
 #include "render/material_view.h"
+#include "sim/engine/source_outline.h"
 #include "sim/geometry/outline_edges.h"
 #include "sim/model/derived.h"
 
@@ -17,6 +18,8 @@ constexpr glm::vec3 kClearColor{0.07f, 0.08f, 0.10f};
 constexpr glm::vec4 kBoxColor{0.55f, 0.58f, 0.65f, 1.f};
 constexpr glm::vec4 kColliderColor{0.95f, 0.75f, 0.35f, 1.f};
 constexpr glm::vec4 kBodyColor{0.45f, 0.78f, 0.72f, 1.f};
+constexpr glm::vec4 kEmitterColor{0.45f, 0.85f, 0.35f, 1.f};  // where particles come in
+constexpr glm::vec4 kSinkColor{0.90f, 0.35f, 0.30f, 1.f};     // where they leave
 
 glm::vec3 to_glm(sim::Vec3 v) { return {v.x, v.y, v.z}; }
 
@@ -144,11 +147,26 @@ void ScenePass::draw(const OrbitCamera& camera, const Viewport& viewport, const 
         }
         lines_.draw_segments(view_projection, kBodyColor);
     }
+    if (what.show_bodies) draw_sources(what.sources, view_projection);
     if (what.show_collider) {
         // A radius of 0 switches the collider off; draw_sphere then draws nothing.
         lines_.draw_sphere(what.collider_center, what.collider_radius, view_projection,
                            kColliderColor);
     }
+}
+
+void ScenePass::draw_sources(const sim::Sources& sources, const glm::mat4& view_projection) {
+    for (const sim::Sink& s : sources.sinks)
+        lines_.draw_box(to_glm(s.min), to_glm(s.max), view_projection, kSinkColor);
+    if (sources.emitters.empty()) return;
+    const std::vector<sim::Vec3> ends = sim::emitter_outline_edges(sources);
+    std::vector<glm::vec3> points(ends.size());
+    std::transform(ends.begin(), ends.end(), points.begin(), to_glm);
+    if (points != drawn_emitters_) {  // uploaded only when an emitter changed
+        source_lines_.set_segments(points);
+        drawn_emitters_ = std::move(points);
+    }
+    source_lines_.draw_segments(view_projection, kEmitterColor);
 }
 
 std::string ScenePass::look_fallback() const {

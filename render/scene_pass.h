@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -21,6 +22,7 @@
 #include "sim/geometry/scene_geometry.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
+#include "sim/model/sources.h"
 #include "sim/physics/color_map.h"
 
 namespace plab::render {
@@ -56,6 +58,9 @@ struct SceneLayers {
     // The scene's bodies (null: none), drawn as their outline edges.
     std::shared_ptr<const sim::SceneGeometry> bodies;
     bool show_bodies = true;
+    // The scene's emitters (each face's border and an arrow along its flow) and sinks (their
+    // boxes), drawn with the bodies.
+    sim::Sources sources;
     // What the particles are in the material look: SPH's liquid, DEM's grains.
     MaterialKind material = MaterialKind::Grains;
     GrainPalette palette = GrainPalette::Sand;  // the grains' colours (the run's preset)
@@ -119,8 +124,13 @@ class ScenePass {
     SplatTimings wait_splat_timings();
 
   private:
+    // The sinks' boxes and the emitters' faces and arrows.
+    void draw_sources(const sim::Sources& sources, const glm::mat4& view_projection);
+
     ParticleRenderer particles_;
     LineRenderer lines_;
+    LineRenderer source_lines_;              // the emitters' outlines
+    std::vector<glm::vec3> drawn_emitters_;  // the segments source_lines_ holds
     ParticleFeed feed_;
     std::unique_ptr<SplatRenderer> splat_;  // made at its first draw
     ParticleRendererKind renderer_ = ParticleRendererKind::Gl;

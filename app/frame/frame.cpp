@@ -38,6 +38,7 @@ render::SceneLayers Frame::layers(const sim::Run& run, const FrameView& view) {
     layers.show_collider = view.show_collider;
     layers.bodies = run.geometry();
     layers.show_bodies = view.show_bodies;
+    if (run.scene_file()) layers.sources = run.scene_file()->sources;
     layers.palette = render::grain_palette(run.preset());
     return layers;
 }

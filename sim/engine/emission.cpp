@@ -9,15 +9,15 @@
 #include "sim/model/grid.h"
 
 namespace plab::sim {
-namespace {
 
-// The face's two in-plane axes (unit, orthogonal to the normal and to each other).
 void face_axes(Vec3 n, Vec3& a, Vec3& b) {
     const Vec3 ref = std::fabs(n.z) > 0.9f ? Vec3{1.f, 0.f, 0.f} : Vec3{0.f, 0.f, 1.f};
     a = cross(n, ref);
     a = a * (1.f / std::sqrt(length_squared(a)));
     b = cross(n, a);
 }
+
+namespace {
 
 Vec3 unit(Vec3 v) { return v * (1.f / std::sqrt(length_squared(v))); }
 

@@ -19,6 +19,10 @@ namespace plab::sim {
 // largest bead's diameter with 5% room, so that no two new beads start in contact.
 float emission_spacing(const Params& params);
 
+// A face's two in-plane axes for its unit normal `n` (unit, orthogonal to `n` and to each
+// other): the first is n × z, or n × x when n lies near z.
+void face_axes(Vec3 n, Vec3& a, Vec3& b);
+
 // An emitter's face as lattice points `spacing` apart (world coordinates): rows along the
 // face's two axes, centred on it, every point within the disc or the rectangle.
 std::vector<Vec3> emitter_face(const Emitter& e, float spacing);
