@@ -7,9 +7,9 @@
 #include <cmath>
 #include <vector>
 
+#include "app/resting_block.h"
 #include "app/viewer/brush.h"
 #include "sim/engine/emission.h"
-#include "sim/io/scene_file.h"
 #include "sim/run/run.h"
 
 namespace plab::app {
@@ -52,14 +52,7 @@ TEST(Brush, EraseIsASinkAndSprayOwesOneFace) {
 }
 
 TEST(Brush, StrokesOnARunEraseAndSpray) {
-    sim::RunStart s;
-    s.backend = sim::Backend::Cpu;
-    s.single_dt = true;
-    s.request.scene_file = sim::parse_scene_file(R"({"name": "block", "preset": "classic",
-      "params": {"collider_radius": 0}, "domain": {"min": [-1, -1, -1], "max": [1, 1, 1]},
-      "blocks": [{"min": [-0.3, -1, -0.3], "max": [0.3, -0.7, 0.3], "spacing": 0.0313}]})",
-                                                 "block.json");
-    sim::Run run(s);
+    sim::Run run(test::resting_block());
     const std::size_t n = run.particle_count();
     const sim::Params& p = run.params();
     const glm::vec3 down(0.f, -1.f, 0.f);

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "app/resting_block.h"
 #include "app/viewer/grab.h"
-#include "sim/io/scene_file.h"
 #include "sim/run/run.h"
 
 namespace plab::app {
@@ -49,14 +49,7 @@ TEST(Grab, AFreshStateIsInIdOrder) {
 // On a run: a resting block's top is grabbed and pulled up; the held particles rise towards
 // the anchor, the block's bottom stays on the floor.
 TEST(Grab, OnARunTheHeldParticlesFollowTheAnchor) {
-    sim::RunStart st;
-    st.backend = sim::Backend::Cpu;
-    st.single_dt = true;
-    st.request.scene_file = sim::parse_scene_file(R"({"name": "block", "preset": "classic",
-      "params": {"collider_radius": 0}, "domain": {"min": [-1, -1, -1], "max": [1, 1, 1]},
-      "blocks": [{"min": [-0.3, -1, -0.3], "max": [0.3, -0.7, 0.3], "spacing": 0.0313}]})",
-                                                  "block.json");
-    sim::Run run(st);
+    sim::Run run(test::resting_block());
     const sim::InitialState s = run.simulator().capture_state();
     const glm::vec3 dir(0.f, 0.f, -1.f);
     // From the front at the block's top middle height: the first bead on the ray is the
