@@ -11,6 +11,7 @@
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/engine/initial_state.h"
+#include "sim/physics/cluster_pairs.h"
 #include "sim/physics/sph_kernel.h"
 #include "sim/run/divergence.h"
 #include "sim/run/make_simulator.h"
@@ -149,6 +150,20 @@ bool run_bench(const BenchConfig& c, std::ostream& out, std::ostream* progress) 
             out << format_numbers("; %.1f strays a step found in the force pass",
                                   double(l.strays) / l.steps);
         out << "\n";
+        if (l.cluster_slots > 0 && run.simulator().particle_count() > 0)
+            out << "  clusters     " << sim::kClusterSize << " particles a cluster, "
+                << format_numbers(
+                       "%.1f neighbour clusters a cluster and %.1f pair tests a "
+                       "particle at the last build, ",
+                       double(l.cluster_entries) * sim::kClusterSize /
+                           double(run.simulator().particle_count()),
+                       double(l.cluster_entries) * sim::kClusterSize * sim::kClusterSize /
+                           double(run.simulator().particle_count()))
+                << l.cluster_slots << " slots"
+                << (l.cluster_overflowed > 0
+                        ? ", " + std::to_string(l.cluster_overflowed) + " clusters overflowed"
+                        : std::string())
+                << "\n";
     }
     // Said before any number: timings of a blown-up state are not a result.
     const bool valid = result.invalid.empty();

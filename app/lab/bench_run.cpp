@@ -275,6 +275,7 @@ BenchResult BenchRun::measure(std::ostream* progress) {
     r.lists.moved -= lists_before.moved;
     r.lists.strays -= lists_before.strays;
     r.lists.repaired -= lists_before.repaired;
+    r.lists.cluster_overflowed -= lists_before.cluster_overflowed;
     if (r.invalid.empty())
         r.invalid = invalid_state(run_.simulator(), run_.params(), "after the measured steps");
     const sim::ResolvedOptions& variants = run_.simulator().effective_options();

@@ -8,6 +8,7 @@
 
 #include "app/viewer/panel_style.h"
 #include "sim/core/format_numbers.h"
+#include "sim/physics/cluster_pairs.h"
 #include "sim/run/make_simulator.h"
 
 namespace plab::app {
@@ -74,6 +75,14 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
                            "a step",
                            double(lists.steps) / double(lists.builds), lists.slots,
                            lists.steps > 0 ? double(lists.strays) / double(lists.steps) : 0.0);
+    const std::size_t particles = session.simulator().particle_count();
+    if (lists.active && lists.cluster_slots > 0 && particles > 0)
+        ImGui::TextColored(kDim,
+                           "  cluster pairs: %.1f neighbour clusters a cluster, %.1f pair "
+                           "tests a particle",
+                           double(lists.cluster_entries) * sim::kClusterSize / double(particles),
+                           double(lists.cluster_entries) * sim::kClusterSize * sim::kClusterSize /
+                               double(particles));
     if (h.cuda_renderer) {
         if (h.splat_filter_ms > 0.0)  // the material look
             ImGui::Text("CUDA renderer: clear %.3f  splat %.3f  depth+filter %.3f  shade %.3f ms",

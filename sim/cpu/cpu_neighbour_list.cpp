@@ -12,6 +12,8 @@ void CpuSimulator::reset_lists(const Params& params) {
     list_grid_ = list_grid(domain_, grid_, params);
     list_geometry_ = list_geometry(params);
     list_slots_ = list_slots_requested_ > 0 ? list_slots_requested_ : initial_list_slots(params);
+    cluster_slots_ = initial_cluster_slots(params);
+    cluster_overflowed_ = false;
     list_valid_ = false;
     list_overflowed_ = false;
     list_stats_ = {};
@@ -41,6 +43,15 @@ bool CpuSimulator::list_step_builds(const Params& p) {
         list_overflowed_ = false;
         list_valid_ = false;
     }
+    if (cluster_overflowed_) {
+        cluster_slots_ = std::max(cluster_slots_, grown_cluster_slots(cluster_most_found_));
+        cluster_overflowed_ = false;
+        list_valid_ = false;
+    }
+    // Switched on since the last build, or particles added since: the clusters build now.
+    if (clustered() && (!clusters_built_ ||
+                        cluster_count_.size() != cluster_count(static_cast<uint32_t>(pos_.size()))))
+        list_valid_ = false;
     bool build = !list_valid_;
     if (!build) {
         const StepBuffers b = views();
@@ -111,12 +122,46 @@ void CpuSimulator::build_lists() {
     list_overflowed_ = overflowed > 0 && list_grow_;
     list_stats_.overflowed += overflowed;
     list_valid_ = true;
+    clusters_built_ = false;  // build_cluster_pairs follows when they run
+}
+
+ClusterPairs CpuSimulator::cluster_view() {
+    return {cluster_index_.data(), cluster_count_.data(), cluster_slots_,
+            cluster_count(static_cast<uint32_t>(pos_.size()))};
+}
+
+void CpuSimulator::build_cluster_pairs() {
+    const auto n = static_cast<uint32_t>(pos_.size());
+    cluster_index_.resize(std::size_t{cluster_count(n)} * cluster_slots_);
+    cluster_count_.resize(cluster_count(n));
+    const NeighbourList l = list_view();
+    const ClusterPairs cp = cluster_view();
+    const auto clusters = static_cast<std::int64_t>(cp.clusters);
+    uint32_t most = 0;
+    uint64_t overflowed = 0, entries = 0;
+#pragma omp parallel for schedule(static) reduction(max : most) reduction(+ : overflowed, entries)
+    for (std::int64_t c = 0; c < clusters; ++c) {
+        const uint32_t found = build_cluster_pairs_of(static_cast<uint32_t>(c), cp, l, n);
+        if (found == kListOverflow) {  // a member's list overflowed: the lists grow
+            ++overflowed;
+            continue;
+        }
+        most = std::max(most, found);
+        overflowed += found > cp.slots ? 1 : 0;
+        entries += found <= cp.slots ? found : 0;
+    }
+    cluster_most_found_ = most;
+    cluster_overflowed_ = most > cp.slots && list_grow_;
+    list_stats_.cluster_overflowed += overflowed;
+    list_stats_.cluster_entries = entries;
+    clusters_built_ = true;
 }
 
 NeighbourListStats CpuSimulator::recent_list_stats() const {
     NeighbourListStats s = list_stats_;
     s.active = listed();
     s.slots = list_slots_;
+    s.cluster_slots = clustered() ? cluster_slots_ : 0;
     return s;
 }
 

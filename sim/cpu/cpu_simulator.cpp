@@ -226,6 +226,7 @@ StageTimings CpuSimulator::substep(const Params& p) {
     else
         parallel_for(b.count, [&](uint32_t i) { scatter_particle<Memory::Unsorted>(i, b); });
     if (build && listed()) build_lists();
+    if (build && clustered()) build_cluster_pairs();
     const auto t2 = Clock::now();
     if (p.model == Model::Sph) {
         sph_forces(b, p, t);
@@ -257,6 +258,10 @@ StageTimings CpuSimulator::substep(const Params& p) {
     }
     if (resolved_.effective.scatter_forces) {
         scatter_forces(b, p);
+    } else if (clustered()) {
+        const NeighbourList l = list_view();
+        const ClusterPairs cp = cluster_view();
+        parallel_for(b.count, [&](uint32_t i) { dem_force_particle_clustered(i, b, g, p, l, cp); });
     } else if (listed()) {
         const NeighbourList l = list_view();
         parallel_for(b.count, [&](uint32_t i) { dem_force_particle_listed(i, b, g, p, l); });

@@ -10,6 +10,7 @@
 #include "sim/engine/host_state.h"
 #include "sim/engine/simulator.h"
 #include "sim/geometry/triangle_bins.h"
+#include "sim/physics/cluster_pairs.h"
 #include "sim/physics/dem_step.h"
 #include "sim/physics/neighbour_list.h"
 
@@ -68,6 +69,8 @@ class CpuSimulator final : public Simulator {
     void grid_and_reorder(const GridSpec& g);
     // Neighbour lists (cpu_neighbour_list.cpp): whether this step rebuilds, and the build.
     bool listed() const { return resolved_.effective.neighbour_list && !pos_.empty(); }
+    // The classic force pass by cluster pairs, built after each list build.
+    bool clustered() const { return listed() && resolved_.effective.cluster_pairs == kOn; }
     const GridSpec& step_grid() const { return listed() ? list_grid_ : grid_; }
     void reset_lists(const Params& params);
     // Whether this step builds the grid and sorts (always without lists); counts the step and
@@ -76,7 +79,9 @@ class CpuSimulator final : public Simulator {
     // After the classic force pass and the drift: the strays' repair (sim/physics/list_strays.h).
     void repair_strays(const StepBuffers& b, const Params& p);
     void build_lists();
+    void build_cluster_pairs();
     NeighbourList list_view();
+    ClusterPairs cluster_view();
     StepBuffers views();
 
     Domain domain_;
@@ -105,9 +110,14 @@ class CpuSimulator final : public Simulator {
     bool list_valid_ = false;       // the lists and the cell order belong to the current state
     bool list_overflowed_ = false;  // the last build overflowed: grow before the next
     NeighbourListStats list_stats_;
-    std::vector<uint32_t> strays_;   // this step's strays, in cell order (empty on a build)
-    std::vector<uint32_t> repairs_;  // the particles their repair redoes
-    std::vector<uint8_t> queued_;    // per particle: in repairs_ (zero between steps)
+    // Cluster pairs (SimulatorOptions::cluster_pairs): neighbour clusters and their counts.
+    std::vector<uint32_t> cluster_index_, cluster_count_;
+    uint32_t cluster_slots_ = 0, cluster_most_found_ = 0;
+    bool cluster_overflowed_ = false;  // the last build overflowed: grow before the next
+    bool clusters_built_ = false;      // the last list build built them too
+    std::vector<uint32_t> strays_;     // this step's strays, in cell order (empty on a build)
+    std::vector<uint32_t> repairs_;    // the particles their repair redoes
+    std::vector<uint8_t> queued_;      // per particle: in repairs_ (zero between steps)
     // double_state: the state in double (A and S), allocated while the option is on.
     std::vector<Double4> pos_hi_, vel_hi_, sorted_pos_hi_, sorted_vel_hi_;
     bool hi_active_ = false;                // the double state holds the current state

@@ -17,6 +17,7 @@ void CudaSimulator::Impl::reset_lists(const Params& params) {
 
 void CudaSimulator::Impl::reserve_lists() {
     if (lists.reserve(count, stream.get())) graph.reset();  // it captured the old buffers
+    if (clustered() && lists.reserve_clusters(count, stream.get())) graph.reset();
 }
 
 void CudaSimulator::Impl::prepare_list_step(const Params& p) {
@@ -32,6 +33,11 @@ void CudaSimulator::Impl::prepare_list_step(const Params& p) {
         lists.request_build(stream.get());
         lists.was_on = true;
     }
+    if (clustered() && !lists.clusters_were_on) {  // switched on: built at this step
+        reserve_lists();
+        lists.request_build(stream.get());
+    }
+    lists.clusters_were_on = clustered();
     if (const ListControl* seen = lists.arrived_copy()) take_list_report(*seen);
     lists.poll(stream.get());
 }
@@ -62,6 +68,16 @@ void CudaSimulator::Impl::enqueue_stray_repair(const Params& p) {
 
 void CudaSimulator::Impl::take_list_report(const ListControl& seen) {
     lists.last_seen = seen;
+    if (seen.cluster_overflowed > lists.cluster_overflow_seen) {
+        lists.cluster_overflow_seen = seen.cluster_overflowed;
+        const uint32_t wanted = grown_cluster_slots(seen.cluster_most_found);
+        if (lists.grow && wanted > lists.cluster_slots) {
+            lists.cluster_slots = wanted;
+            reserve_lists();
+            graph.reset();  // the cluster slots are a kernel argument
+            lists.request_build(stream.get());
+        }
+    }
     if (seen.overflowed <= lists.overflow_seen) return;
     lists.overflow_seen = seen.overflowed;
     const uint32_t wanted = grown_list_slots(seen.most_found);
@@ -97,6 +113,11 @@ void CudaSimulator::Impl::enqueue_list_reorder() {
     list_build_kernel<<<blocks_for(count, block), block, 0, s>>>(
         views(), lists.grid, list_view(), lists.geometry.cutoff2, lists.control.data());
     check_launch();
+    if (!clustered()) return;
+    const ClusterPairs cp = cluster_view();
+    cluster_build_kernel<<<blocks_for(cp.clusters, block), block, 0, s>>>(list_view(), cp, count,
+                                                                          lists.control.data());
+    check_launch();
 }
 
 NeighbourListStats CudaSimulator::Impl::read_list_stats() {
@@ -107,13 +128,18 @@ NeighbourListStats CudaSimulator::Impl::read_list_stats() {
     const ListControl c = lists.download_control(stream.get());
     // An exact report: an overflow grows the slots now (the next step builds with them).
     if (listed()) take_list_report(c);
-    return lists.stats_of(c, listed());
+    NeighbourListStats stats = lists.stats_of(c, listed());
+    stats.cluster_slots = clustered() ? lists.cluster_slots : 0;
+    return stats;
 }
 
 NeighbourListStats CudaSimulator::list_stats() { return impl_->read_list_stats(); }
 
 NeighbourListStats CudaSimulator::recent_list_stats() const {
-    return impl_->lists.recent_stats(impl_->listed());
+    const Impl& m = *impl_;
+    NeighbourListStats stats = m.lists.recent_stats(m.listed());
+    stats.cluster_slots = m.clustered() ? m.lists.cluster_slots : 0;
+    return stats;
 }
 
 void CudaSimulator::set_stray_repair_slots(uint32_t slots) {

@@ -31,6 +31,13 @@ __global__ void pull_kernel(const Float4* __restrict__ pos, Float4* __restrict__
     vel[i] = to_float4(pulled_velocity(xyz(old), xyz(pos[i]), goal, k, c, dt), old.w);
 }
 
+bool same_float4s(const std::vector<Float4>& a, const std::vector<Float4>& b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](Float4 p, Float4 q) {
+               return p.x == q.x && p.y == q.y && p.z == q.z && p.w == q.w;
+           });
+}
+
 }  // namespace
 
 void CudaSimulator::pull(const ParticlePull& pull, float seconds) {
@@ -41,10 +48,14 @@ void CudaSimulator::pull(const ParticlePull& pull, float seconds) {
     std::vector<Float4> offsets(pull.offsets.size());
     std::transform(pull.offsets.begin(), pull.offsets.end(), offsets.begin(),
                    [](Vec3 v) { return to_float4(v); });
-    m.pull_ids.resize(pull.ids.size());
-    m.pull_offsets.resize(offsets.size());
-    m.pull_ids.upload(pull.ids, s);
-    m.pull_offsets.upload(offsets, s);
+    if (pull.ids != m.pull_ids_held || !same_float4s(offsets, m.pull_offsets_held)) {
+        m.pull_ids_held = pull.ids;
+        m.pull_offsets_held = std::move(offsets);
+        m.pull_ids.resize(m.pull_ids_held.size());
+        m.pull_offsets.resize(m.pull_offsets_held.size());
+        m.pull_ids.upload(m.pull_ids_held, s);
+        m.pull_offsets.upload(m.pull_offsets_held, s);
+    }
     ParticleArrays& a = m.particles;
     pull_kernel<<<blocks_for(m.count, 256), 256, 0, s>>>(
         a.pos.data(), a.vel.data(), a.hi_active ? a.pos_hi.data() : nullptr,
@@ -52,7 +63,6 @@ void CudaSimulator::pull(const ParticlePull& pull, float seconds) {
         m.pull_offsets.data(), static_cast<uint32_t>(pull.ids.size()), pull.target, pull.stiffness,
         pull.damping, seconds);
     m.check_launch();
-    m.sync();  // the host vectors above must outlive the copies
 }
 
 }  // namespace plab::sim::cuda

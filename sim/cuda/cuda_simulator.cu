@@ -123,6 +123,11 @@ std::string CudaSimulator::launch_summary() const {
         s += ", then the kick, the drift and the next step's hash in one kernel";
         return s;
     }
+    if (m.clustered())
+        return s + ", cluster pairs: a warp per cluster of " + std::to_string(kClusterSize) +
+               " against its " + std::to_string(m.lists.cluster_slots) +
+               " neighbour-cluster slots" +
+               (o.fuse_integrate ? ", integrate fused" : ", integrate as its own kernel") + lists;
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");
     s += o.fuse_integrate ? ", integrate fused into the force kernel"

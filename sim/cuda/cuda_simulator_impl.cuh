@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator.h"
@@ -76,9 +77,13 @@ struct CudaSimulator::Impl {
     DeviceFrictionState friction;
     ExportBuffers exports;    // the exports for drawing (cuda_readback.cu)
     DeviceGeometry geometry;  // the scene's bodies and their triangle bins
-    // The grab tool's particles and offsets (cuda_pull.cu), grown as grabs need.
+    // The grab tool's particles and offsets (cuda_pull.cu), grown as grabs need. The host
+    // copies are what the device holds: a grab keeps its set while the cursor moves, so each
+    // frame's pull uploads nothing, and the copies outlive any copy still in flight.
     DeviceBuffer<uint32_t> pull_ids;
     DeviceBuffer<Float4> pull_offsets;
+    std::vector<uint32_t> pull_ids_held;
+    std::vector<Float4> pull_offsets_held;
     // The export kernel into device memory (cuda_readback.cu).
     void enqueue_export(const RenderStyle& style, Float4* pos_out, Float4* color_out);
 
@@ -129,6 +134,9 @@ struct CudaSimulator::Impl {
         return listed(use) ? lists.grid : grid;
     }
     NeighbourList list_view() const { return lists.view(count); }
+    // The classic force pass by cluster pairs (options.cluster_pairs), built with the lists.
+    bool clustered() const { return listed() && options.cluster_pairs == kOn; }
+    ClusterPairs cluster_view() const { return lists.cluster_view(count); }
     // Sets up the lists for a reset with `params` (allocating them while the option is on).
     void reset_lists(const Params& params);
     // Allocates the lists for the current count and slots (checked like any growth).

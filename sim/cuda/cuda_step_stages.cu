@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/cuda/cell_order_kernels.cuh"
+#include "sim/cuda/cluster_kernels.cuh"
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/dem_kernels.cuh"
@@ -108,6 +109,15 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     }
     if (p.contact == int(ContactLaw::Frictional)) {  // force, spin and drift in one pass
         enqueue_frictional(p);
+        return;
+    }
+    if (clustered()) {  // a warp per cluster, gathered
+        const ClusterPairs cp = cluster_view();
+        const uint32_t threads = cp.clusters * kClusterLanes;
+        cluster_force_kernel<<<blocks_for(threads, options.block_size), options.block_size, 0,
+                               stream.get()>>>(views(), lists.grid, p, domain, list_view(), cp,
+                                               options.fuse_integrate);
+        check_launch();
         return;
     }
     // Both forms list each particle's contacts first unless the variant says otherwise.

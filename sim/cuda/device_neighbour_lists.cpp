@@ -19,6 +19,9 @@ void DeviceNeighbourLists::reset(const Domain& domain, const GridSpec& scene_gri
     grid = sim::list_grid(domain, scene_grid, params);
     geometry = list_geometry(params);
     slots = slots_requested > 0 ? slots_requested : initial_list_slots(params);
+    cluster_slots = initial_cluster_slots(params);
+    cluster_overflow_seen = 0;
+    clusters_were_on = false;
     overflow_seen = 0;
     last_seen = {};
     was_on = false;
@@ -48,6 +51,22 @@ bool DeviceNeighbourLists::reserve(std::size_t n, cudaStream_t stream) {
     ref.resize(n);
     // Read by the first check before any build writes it (that step rebuilds regardless).
     if (fresh_ref) PLAB_CUDA_CHECK(cudaMemsetAsync(ref.data(), 0, n * sizeof(Float4), stream));
+    return true;
+}
+
+bool DeviceNeighbourLists::reserve_clusters(std::size_t n, cudaStream_t stream) {
+    const std::size_t clusters = cluster_count(static_cast<uint32_t>(n));
+    const std::size_t growth =
+        cluster_index.growth_bytes(clusters * cluster_slots) + cluster_found.growth_bytes(clusters);
+    require_free_device_memory(growth,
+                               "cluster pairs of " + std::to_string(cluster_slots) +
+                                   " neighbour clusters for " + std::to_string(clusters) +
+                                   " clusters",
+                               (cluster_slots + 1) * sizeof(uint32_t) / kClusterSize);
+    if (growth == 0) return false;
+    PLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the old buffers are freed
+    cluster_index.resize(clusters * cluster_slots);
+    cluster_found.resize(clusters);
     return true;
 }
 
@@ -108,6 +127,8 @@ NeighbourListStats DeviceNeighbourLists::stats_of(const ListControl& c, bool act
     out.moved = c.moved_total;
     out.strays = c.stray_total;
     out.repaired = c.repaired_total;
+    out.cluster_overflowed = c.cluster_overflowed;
+    out.cluster_entries = c.cluster_entries;
     return out;
 }
 

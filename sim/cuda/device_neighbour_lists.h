@@ -17,6 +17,7 @@
 #include "sim/engine/simulator.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
+#include "sim/physics/cluster_pairs.h"
 #include "sim/physics/list_strays.h"
 #include "sim/physics/neighbour_list.h"
 
@@ -43,9 +44,17 @@ struct DeviceNeighbourLists {
     uint64_t step_calls = 0;
     GridSpec grid;  // the lists' grid: cells range + skin wide
     ListGeometry geometry;
+    // Cluster pairs (SimulatorOptions::cluster_pairs), built after the lists when they run.
+    DeviceBuffer<uint32_t> cluster_index, cluster_found;
+    uint32_t cluster_slots = 0;
+    unsigned long long cluster_overflow_seen = 0;  // ListControl::cluster_overflowed when read
+    bool clusters_were_on = false;                 // the last step ran by cluster pairs
 
     NeighbourList view(uint32_t n) const {
         return {index.data(), count.data(), ref.data(), slots, n};
+    }
+    ClusterPairs cluster_view(uint32_t n) const {
+        return {cluster_index.data(), cluster_found.data(), cluster_slots, cluster_count(n)};
     }
     StrayList stray_view() const {
         return {stray_index.data(), stray_repair.data(), stray_queued.data(), stray_limit_now,
@@ -63,6 +72,8 @@ struct DeviceNeighbourLists {
     // waits for `stream` before freeing). Returns whether the buffers were reallocated (a
     // captured step that holds the old pointers must be captured again).
     bool reserve(std::size_t n, cudaStream_t stream);
+    // The cluster pairs for `n` particles and the current cluster slots, as reserve.
+    bool reserve_clusters(std::size_t n, cudaStream_t stream);
     // The next step rebuilds (enqueued on `stream`).
     void request_build(cudaStream_t stream);
     // The stray buffers for `limit` strays among `n` particles (checked like any growth; waits

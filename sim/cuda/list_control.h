@@ -14,12 +14,15 @@ struct ListControl {
     unsigned int moved;        // particles past half the skin, counted by the check
     unsigned int strays;   // this step's strays to repair (0 on a build; sim/physics/list_strays.h)
     unsigned int repairs;  // particles queued for repair this step
-    unsigned long long steps;  // steps since the reset
+    unsigned int cluster_most_found;  // the most neighbour clusters one cluster had at a build
+    unsigned long long steps;         // steps since the reset
     unsigned long long builds;
     unsigned long long overflowed;   // particles whose candidates did not fit, summed over builds
     unsigned long long moved_total;  // `moved` summed over steps
     unsigned long long stray_total;  // strays repaired, summed over steps
-    unsigned long long repaired_total;  // particles redone by those repairs
+    unsigned long long repaired_total;      // particles redone by those repairs
+    unsigned long long cluster_overflowed;  // clusters whose neighbours did not fit, summed
+    unsigned long long cluster_entries;     // neighbour clusters the last build listed
 };
 
 }  // namespace plab::sim::cuda

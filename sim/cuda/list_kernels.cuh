@@ -7,6 +7,7 @@
 
 #include "sim/cuda/dem_thread_bodies.cuh"
 #include "sim/cuda/list_control.h"
+#include "sim/physics/cluster_pairs.h"
 #include "sim/physics/list_strays.h"
 #include "sim/physics/neighbour_list.h"
 
@@ -50,6 +51,7 @@ __global__ void list_check_kernel(StepBuffers b, NeighbourList l, float rebuild_
     ctl->blocks_done = 0;
     ctl->steps += 1;
     ctl->builds += rebuild;
+    if (rebuild) ctl->cluster_entries = 0;       // the cluster pairs' build counts them again
     ctl->moved_total += asked ? 0u : moved_now;  // an asked build compares with no valid build
     ctl->stray_total += rebuild ? 0u : moved_now;
 }
@@ -83,6 +85,22 @@ __global__ void list_build_kernel(StepBuffers b, GridSpec g, NeighbourList l, fl
     if (found > l.slots) {
         atomicAdd(&ctl->overflowed, 1ull);
         atomicMax(&ctl->most_found, found);
+    }
+}
+
+// The cluster pairs (sim/physics/cluster_pairs.h) from the lists just built, a thread per
+// cluster. A member's overflow is the lists' to count and grow.
+__global__ void cluster_build_kernel(NeighbourList l, ClusterPairs cp, uint32_t n,
+                                     ListControl* ctl) {
+    const uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cp.clusters || !ctl->rebuild) return;
+    const uint32_t found = build_cluster_pairs_of(c, cp, l, n);
+    if (found == kListOverflow) return;
+    if (found > cp.slots) {
+        atomicAdd(&ctl->cluster_overflowed, 1ull);
+        atomicMax(&ctl->cluster_most_found, found);
+    } else {
+        atomicAdd(&ctl->cluster_entries, static_cast<unsigned long long>(found));
     }
 }
 

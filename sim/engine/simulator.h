@@ -68,6 +68,12 @@ struct NeighbourListStats {
     uint64_t steps = 0, builds = 0, overflowed = 0;
     uint64_t moved = 0, strays = 0, repaired = 0;
     uint32_t slots = 0;  // list entries per particle now
+    // Cluster pairs (sim/physics/cluster_pairs.h), when they run: neighbour clusters per
+    // cluster now, clusters that did not fit (summed over builds), and the neighbour clusters
+    // the last build listed in all (× 64 / particles: the pair tests a particle makes).
+    uint32_t cluster_slots = 0;
+    uint64_t cluster_overflowed = 0;
+    uint64_t cluster_entries = 0;
 };
 
 // Particle state in id order (for tests and export). With SPH, vel[i].w is the particle's

@@ -111,6 +111,13 @@ constexpr VariantInfo kVariants[] = {
      "first. Measured no faster than rebuilding on the GPU (docs/benchmarks.md).",
      nullptr, &O::list_strays, kStrayChoices, "auto, 0, 16, 64, 256, 1024 or 4096", kOnBoth,
      kDemOnly, kStrayNames},
+    {"cluster_pairs", "cluster pairs",
+     "With the neighbour lists and the classic DEM law: take the cell-ordered particles eight "
+     "at a time as clusters, list for each cluster the clusters its members listed, and test "
+     "every member against every particle of those (on CUDA a warp per cluster: each "
+     "neighbour cluster read once for all eight members). More pair tests, fewer and wider "
+     "loads. on brings the neighbour lists with it; auto: off (not yet measured faster).",
+     nullptr, &O::cluster_pairs, kAutoChoices, "auto, off or on", kOnBoth, kDemOnly, kAutoNames},
     {"renderer", "particle renderer",
      "Who draws the particles: gl, point sprites shaded as spheres by the GL pipeline (the "
      "reference), or cuda, sphere splats into a depth+colour target with 64-bit atomic min and "
@@ -284,6 +291,10 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
     const SimulatorOptions& e = r.effective();
     // Auto lists: where they were measured faster than the grid (SPH; DEM with the frictional
     // law, whose piles come to rest). Before the scatter's auto, which gives way to them.
+    // Asked-for cluster pairs are built from the lists: they bring them along.
+    if (e.neighbour_list == kAuto && e.cluster_pairs == kOn && model == Model::Dem &&
+        contact != ContactLaw::Frictional)
+        r.force("neighbour_list", kOn, "neighbour lists on: the cluster pairs are built from them");
     if (e.neighbour_list == kAuto) {
         if (device.backend != Backend::Cuda)
             r.force("neighbour_list", kOff,
@@ -371,6 +382,20 @@ ResolvedOptions resolve_options(const SimulatorOptions& requested, Model model,
         r.force("neighbour_list", 0,
                 "neighbour lists not used: they run with sorted memory, gathered forces and the "
                 "float state, without the persistent kernel");
+    if (e.cluster_pairs == kAuto)
+        r.force("cluster_pairs", kOff,
+                "cluster pairs off (auto): not yet measured faster than the particle lists");
+    if (e.cluster_pairs && model == Model::Dem && contact == ContactLaw::Frictional)
+        r.force("cluster_pairs", kOff,
+                "cluster pairs not used: the frictional law reads its contact memory per "
+                "particle; they run with the classic law");
+    if (e.cluster_pairs && !e.neighbour_list)
+        r.force("cluster_pairs", kOff,
+                "cluster pairs not used: they are built from the neighbour lists, which do "
+                "not run here");
+    if (e.cluster_pairs && e.list_strays != 0)
+        r.force("list_strays", 0,
+                "list strays not repaired: with cluster pairs the lists rebuild at the first");
     if (!e.neighbour_list)
         r.force("list_strays", defaults.list_strays,
                 "list strays not used: they are part of the neighbour lists");

@@ -53,6 +53,10 @@ struct SimulatorOptions {
     // repairs before the lists rebuild (sim/physics/list_strays.h); -1: chosen by the particle
     // count, 0: rebuild at the first (the default: the repair measured slower on the GPU).
     int list_strays = 0;
+    // With the lists (DEM, classic contact law): the force pass by clusters of eight cell-order
+    // particles against the clusters their members listed (sim/physics/cluster_pairs.h; on
+    // CUDA a warp per cluster). kOn, kOff or kAuto (off: not yet measured faster).
+    int cluster_pairs = kAuto;
     // Runs from one state give bit-identical states: each cell's particles are put in id order
     // after the counting sort (whose atomics rank them in any order), and nothing sums floats
     // with atomics (no scatter forces). The CPU grid is built in order by one thread already.

@@ -86,11 +86,12 @@ TEST(ResolveOptions, DefaultsRunAsTheyAreEverywhere) {
             for (const OptionNote& n : r.notes) EXPECT_FALSE(n.asked) << n.reason;
         }
     // On CUDA the default DEM step scatters its forces (auto), so its integrate is a kernel
-    // of its own; nothing else differs from the defaults.
+    // of its own; nothing else differs from the defaults (the auto rows settle on or off).
     SimulatorOptions runs;
     runs.scatter_forces = kOn;
     runs.fuse_integrate = false;
     runs.neighbour_list = kOff;
+    runs.cluster_pairs = kOff;
     EXPECT_EQ(resolve_options({}, Model::Dem, cuda()).effective, runs);
 }
 

@@ -1,0 +1,86 @@
+#pragma once
+// The classic DEM force pass by cluster pairs (sim/physics/cluster_pairs.h) on the device: a
+// warp per cluster. Lane l holds member l % 8 and tests the members 4h + l / 8 (h = 0, 1) of
+// each neighbour cluster: eight lanes read the neighbour cluster once (three coalesced loads
+// for all 32 lanes) and shuffles hand each lane its two neighbours, so a warp tests 64 pairs
+// a cluster with every lane busy. The four lanes of a member sum their forces with shuffles and
+// the first writes the kick (and the drift, fused). The CPU's dem_force_particle_clustered is
+// its reference: the same pairs, summed in another order.
+#include <cstdint>
+
+#include "sim/physics/cluster_pairs.h"
+#include "sim/physics/dem_step.h"
+
+namespace plab::sim::cuda {
+
+inline constexpr uint32_t kClusterLanes = 32;  // a warp per cluster
+
+__global__ void cluster_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, NeighbourList l,
+                                     ClusterPairs cp, bool fused) {
+    constexpr unsigned kAll = 0xffffffffu;
+    constexpr uint32_t kQuarters = kClusterLanes / kClusterSize;
+    const uint32_t lane = threadIdx.x % kClusterLanes;
+    const uint32_t c = (blockIdx.x * blockDim.x + threadIdx.x) / kClusterLanes;
+    if (c >= cp.clusters) return;  // the whole warp: a cluster's lanes share one warp
+    const uint32_t member = lane % kClusterSize, quarter = lane / kClusterSize;
+    const uint32_t i = c * kClusterSize + member;
+    const bool active = i < b.count;
+    Vec3 pos{}, vel{};
+    uint32_t id = 0;
+    if (active) {
+        pos = xyz(load(b.sorted_pos + i));
+        vel = xyz(load(b.sorted_vel + i));
+        id = load(b.sorted_id + i);
+    }
+    const float reach2 = 4.f * p.radius * p.radius;
+    Vec3 force{};
+    const uint32_t found = load(cp.count + c);
+    if (found == kListOverflow) {
+        // The members' own lists, their entries split over the member's four lanes.
+        if (active)
+            force = dem_pair_forces_over(i, pos, vel, id, b, p, [&](auto&& visit) {
+                for_each_listed(i, l, b, g, visit, static_cast<int>(quarter), kQuarters);
+            });
+    } else {
+        const uint32_t* neighbours = cp.index + std::size_t{c} * cp.slots;
+        for (uint32_t k0 = 0; k0 < found; k0 += kClusterLanes) {
+            // 32 neighbour clusters read at once, handed out one by one.
+            const uint32_t mine = k0 + lane < found ? load(neighbours + k0 + lane) : 0u;
+            const uint32_t batch = found - k0 < kClusterLanes ? found - k0 : kClusterLanes;
+            for (uint32_t e = 0; e < batch; ++e) {
+                const uint32_t first = __shfl_sync(kAll, mine, static_cast<int>(e)) * kClusterSize;
+                const uint32_t mine_j = first + member;
+                const bool has = mine_j < b.count;
+                const Float4 jp = has ? load(b.sorted_pos + mine_j) : Float4{};
+                const Float4 jv = has ? load(b.sorted_vel + mine_j) : Float4{};
+                const uint32_t jid = has ? load(b.sorted_id + mine_j) : 0u;
+                PLAB_UNROLL
+                for (uint32_t h = 0; h < kClusterSize / kQuarters; ++h) {
+                    const int src = static_cast<int>(quarter + kQuarters * h);
+                    const Vec3 other{__shfl_sync(kAll, jp.x, src), __shfl_sync(kAll, jp.y, src),
+                                     __shfl_sync(kAll, jp.z, src)};
+                    const Vec3 other_vel{__shfl_sync(kAll, jv.x, src), __shfl_sync(kAll, jv.y, src),
+                                         __shfl_sync(kAll, jv.z, src)};
+                    const uint32_t other_id = __shfl_sync(kAll, jid, src);
+                    const uint32_t j = first + static_cast<uint32_t>(src);
+                    if (active && j < b.count && j != i && length_squared(other - pos) < reach2)
+                        force += contact_force(pos, vel, id, p.radius, other, other_vel, other_id,
+                                               p.radius, p);
+                }
+            }
+        }
+    }
+    for (uint32_t offset = kClusterSize; offset < kClusterLanes; offset *= 2) {
+        force.x += __shfl_xor_sync(kAll, force.x, static_cast<int>(offset));
+        force.y += __shfl_xor_sync(kAll, force.y, static_cast<int>(offset));
+        force.z += __shfl_xor_sync(kAll, force.z, static_cast<int>(offset));
+    }
+    if (!active || quarter != 0) return;
+    const Float4 kicked = dem_new_velocity(pos, vel, id, force, b.geometry, p);
+    if (fused)
+        dem_drift_into_state(i, pos, xyz(kicked), id, b, p, d);
+    else
+        b.vel[i] = kicked;
+}
+
+}  // namespace plab::sim::cuda
