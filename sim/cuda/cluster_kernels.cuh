@@ -1,11 +1,13 @@
 #pragma once
 // The classic DEM force pass by cluster pairs (sim/physics/cluster_pairs.h) on the device: a
 // warp per cluster. Lane l holds member l % 8 and tests the members 4h + l / 8 (h = 0, 1) of
-// each neighbour cluster: eight lanes read the neighbour cluster once (three coalesced loads
-// for all 32 lanes) and shuffles hand each lane its two neighbours, so a warp tests 64 pairs
-// a cluster with every lane busy. The four lanes of a member sum their forces with shuffles and
-// the first writes the kick (and the drift, fused). The CPU's dem_force_particle_clustered is
-// its reference: the same pairs, summed in another order.
+// each neighbour cluster, so one load instruction of the warp reads four neighbours side by
+// side (64 B, each address shared by eight lanes: L1 broadcasts it) and a warp tests 64 pairs
+// a neighbour cluster with every lane busy; a neighbour's velocity and id are read only on
+// contact. The neighbour clusters' numbers are read 32 at a time and handed out by shuffles.
+// The four lanes of a member sum their forces with shuffles and the first writes the kick (and
+// the drift, fused). The CPU's dem_force_particle_clustered is its reference: the same pairs,
+// summed in another order.
 #include <cstdint>
 
 #include "sim/physics/cluster_pairs.h"
@@ -49,23 +51,15 @@ __global__ void cluster_force_kernel(StepBuffers b, GridSpec g, Params p, Domain
             const uint32_t batch = found - k0 < kClusterLanes ? found - k0 : kClusterLanes;
             for (uint32_t e = 0; e < batch; ++e) {
                 const uint32_t first = __shfl_sync(kAll, mine, static_cast<int>(e)) * kClusterSize;
-                const uint32_t mine_j = first + member;
-                const bool has = mine_j < b.count;
-                const Float4 jp = has ? load(b.sorted_pos + mine_j) : Float4{};
-                const Float4 jv = has ? load(b.sorted_vel + mine_j) : Float4{};
-                const uint32_t jid = has ? load(b.sorted_id + mine_j) : 0u;
                 PLAB_UNROLL
                 for (uint32_t h = 0; h < kClusterSize / kQuarters; ++h) {
-                    const int src = static_cast<int>(quarter + kQuarters * h);
-                    const Vec3 other{__shfl_sync(kAll, jp.x, src), __shfl_sync(kAll, jp.y, src),
-                                     __shfl_sync(kAll, jp.z, src)};
-                    const Vec3 other_vel{__shfl_sync(kAll, jv.x, src), __shfl_sync(kAll, jv.y, src),
-                                         __shfl_sync(kAll, jv.z, src)};
-                    const uint32_t other_id = __shfl_sync(kAll, jid, src);
-                    const uint32_t j = first + static_cast<uint32_t>(src);
-                    if (active && j < b.count && j != i && length_squared(other - pos) < reach2)
-                        force += contact_force(pos, vel, id, p.radius, other, other_vel, other_id,
-                                               p.radius, p);
+                    const uint32_t j = first + quarter + kQuarters * h;
+                    if (!active || j >= b.count || j == i) continue;
+                    const Vec3 other = xyz(load(b.sorted_pos + j));
+                    if (length_squared(other - pos) >= reach2) continue;
+                    force +=
+                        contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
+                                      load(b.sorted_id + j), p.radius, p);
                 }
             }
         }
