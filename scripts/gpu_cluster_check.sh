@@ -4,9 +4,12 @@
 # compute-sanitizer's memcheck over the warp pass, then the settled classic pile at each size
 # with the default step, the particle lists and the cluster pairs, ROUNDS rounds interleaved
 # (the bench's device-side medians; a diverged run is not a result). Logs into OUTDIR.
+# Sections that would start after PLAB_GPU_DEADLINE (epoch seconds, when set) are skipped.
 # Usage: scripts/gpu_cluster_check.sh OUTDIR [ROUNDS] [SIZES]
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/gpu_deadline.sh
+source scripts/gpu_deadline.sh
 out=${1:?usage: gpu_cluster_check.sh OUTDIR [ROUNDS] [SIZES]}
 rounds=${2:-3}
 sizes=${3:-"262144 1048576"}
@@ -23,7 +26,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 echo "== GPU tests =="
 for name in test_cuda_cluster_pairs test_neighbour_list_gpu; do
     [ -x "build/tests/$name" ] || { echo "$name: not in the bundle"; continue; }
-    timeout 200 "build/tests/$name" > "$out/$name.log" 2>&1 || status=1
+    in_time "$name" || continue
+    timeout "$(budget 200)" "build/tests/$name" > "$out/$name.log" 2>&1 || status=1
     echo "$name: $(grep -cE '^\[       OK \]' "$out/$name.log") passed," \
         "$(grep -cE '^\[  FAILED  \]' "$out/$name.log") failed," \
         "$(grep -cE '^\[  SKIPPED \]' "$out/$name.log") skipped"
@@ -31,7 +35,8 @@ for name in test_cuda_cluster_pairs test_neighbour_list_gpu; do
 done
 
 echo "== compute-sanitizer memcheck over the warp pass =="
-if timeout 150 compute-sanitizer --tool memcheck --error-exitcode 3 \
+if ! in_time "memcheck"; then :
+elif timeout "$(budget 150)" compute-sanitizer --tool memcheck --error-exitcode 3 \
     build/tests/test_cuda_cluster_pairs --gtest_filter='*SwitchingOn*:*Overflowed*' \
     > "$out/sanitizer-memcheck-clusters.log" 2>&1; then
     echo "memcheck clusters: clean"
@@ -39,9 +44,10 @@ else echo "memcheck clusters: ERRORS ($(tail -1 "$out/sanitizer-memcheck-cluster
 
 median() { sort -g | awk 'NF {v[++n]=$1} END {if (n == 0) print "n/a"; else if (n % 2) print v[(n+1)/2]; else print (v[n/2]+v[n/2+1])/2}'; }
 for n in $sizes; do
+    in_time "the classic pile $n" || continue
     echo "== classic pile $n, settled, CUDA graph =="
     state=/tmp/plab-classic-$n.plab
-    timeout 240 "$bin" bench --backend cuda --preset classic --particles "$n" --graph --steps 50 \
+    timeout "$(budget 240)" "$bin" bench --backend cuda --preset classic --particles "$n" --graph --steps 50 \
         --warmup 10 --save "$state" > "$out/settle-$n.log" 2>&1 || { echo "settle failed"; tail -3 "$out/settle-$n.log"; status=1; continue; }
     declare -A runs=()
     for r in $(seq "$rounds"); do
@@ -51,7 +57,8 @@ for n in $sizes; do
             [ $variant = clusters ] && extra="--cluster-pairs on"
             log="$out/bench-$n-$variant-$r.log"
             # shellcheck disable=SC2086
-            timeout 60 "$bin" bench --backend cuda --load "$state" --graph --steps 400 --warmup 20 \
+            in_time "$variant round $r" || continue
+            timeout "$(budget 60)" "$bin" bench --backend cuda --load "$state" --graph --steps 400 --warmup 20 \
                 $extra > "$log" 2>&1 || { echo "  $variant round $r failed: $(tail -1 "$log")"; status=1; continue; }
             if grep -qE 'DIVERGED|INVALID' "$log"; then echo "  $variant round $r INVALID: not a result"; status=1; continue; fi
             ms=$(awk '/median step/ {print $3}' "$log")
