@@ -51,10 +51,11 @@ for n in $sizes; do
         --warmup 10 --save "$state" > "$out/settle-$n.log" 2>&1 || { echo "settle failed"; tail -3 "$out/settle-$n.log"; status=1; continue; }
     declare -A runs=()
     for r in $(seq "$rounds"); do
-        for variant in default lists clusters; do
+        for variant in default lists clusters clusters-inline; do
             extra=""
-            [ $variant = lists ] && extra="--neighbour-list on"
-            [ $variant = clusters ] && extra="--cluster-pairs on"
+            [ $variant = lists ] && extra="--neighbour-list"
+            [ $variant = clusters ] && extra="--cluster-pairs"
+            [ $variant = clusters-inline ] && extra="--cluster-pairs --contact-list=off"
             log="$out/bench-$n-$variant-$r.log"
             # shellcheck disable=SC2086
             in_time "$variant round $r" || continue
@@ -66,7 +67,7 @@ for n in $sizes; do
             echo "  $variant round $r: $ms ms"
         done
     done
-    for variant in default lists clusters; do
+    for variant in default lists clusters clusters-inline; do
         echo "  median $variant: $(printf '%s\n' ${runs[$variant]:-} | median) ms"
     done
     grep -hE '^  (lists|clusters) ' "$out/bench-$n-clusters-1.log" "$out/bench-$n-lists-1.log" 2>/dev/null

@@ -5,11 +5,14 @@
 // side (64 B, each address shared by eight lanes: L1 broadcasts it) and a warp tests 64 pairs
 // a neighbour cluster with every lane busy; a neighbour's velocity and id are read only on
 // contact. The neighbour clusters' numbers are read 32 at a time and handed out by shuffles.
+// With `listed` (the contact_list variant) a lane keeps its contacts in shared memory and runs
+// the contact law for them after the loop, as the particle pass does (dem_thread_bodies.cuh).
 // The four lanes of a member sum their forces with shuffles and the first writes the kick (and
 // the drift, fused). The CPU's dem_force_particle_clustered is its reference: the same pairs,
 // summed in another order.
 #include <cstdint>
 
+#include "sim/cuda/dem_thread_bodies.cuh"
 #include "sim/physics/cluster_pairs.h"
 #include "sim/physics/dem_step.h"
 
@@ -18,7 +21,10 @@ namespace plab::sim::cuda {
 inline constexpr uint32_t kClusterLanes = 32;  // a warp per cluster
 
 __global__ void cluster_force_kernel(StepBuffers b, GridSpec g, Params p, Domain d, NeighbourList l,
-                                     ClusterPairs cp, bool fused) {
+                                     ClusterPairs cp, bool fused, bool listed) {
+    extern __shared__ uint32_t contact_slots[];  // `listed`: kContactSlots × blockDim.x
+    uint32_t* slots = contact_slots + threadIdx.x;
+    const int stride = static_cast<int>(blockDim.x);
     constexpr unsigned kAll = 0xffffffffu;
     constexpr uint32_t kQuarters = kClusterLanes / kClusterSize;
     const uint32_t lane = threadIdx.x % kClusterLanes;
@@ -39,11 +45,15 @@ __global__ void cluster_force_kernel(StepBuffers b, GridSpec g, Params p, Domain
     const uint32_t found = load(cp.count + c);
     if (found == kListOverflow) {
         // The members' own lists, their entries split over the member's four lanes.
+        auto candidates = [&](auto&& visit) {
+            for_each_listed(i, l, b, g, visit, static_cast<int>(quarter), kQuarters);
+        };
         if (active)
-            force = dem_pair_forces_over(i, pos, vel, id, b, p, [&](auto&& visit) {
-                for_each_listed(i, l, b, g, visit, static_cast<int>(quarter), kQuarters);
-            });
+            force = listed ? pair_forces_listed<Memory::Sorted>(i, pos, vel, id, b, p, candidates,
+                                                                slots, stride)
+                           : dem_pair_forces_over(i, pos, vel, id, b, p, candidates);
     } else {
+        int touching = 0;  // contacts kept in `slots` for after the loop
         const uint32_t* neighbours = cp.index + std::size_t{c} * cp.slots;
         for (uint32_t k0 = 0; k0 < found; k0 += kClusterLanes) {
             // 32 neighbour clusters read at once, handed out one by one.
@@ -57,11 +67,21 @@ __global__ void cluster_force_kernel(StepBuffers b, GridSpec g, Params p, Domain
                     if (!active || j >= b.count || j == i) continue;
                     const Vec3 other = xyz(load(b.sorted_pos + j));
                     if (length_squared(other - pos) >= reach2) continue;
-                    force +=
-                        contact_force(pos, vel, id, p.radius, other, xyz(load(b.sorted_vel + j)),
-                                      load(b.sorted_id + j), p.radius, p);
+                    if (listed && touching < kContactSlots)
+                        slots[touching++ * stride] = j;
+                    else
+                        force += contact_force(pos, vel, id, p.radius, other,
+                                               xyz(load(b.sorted_vel + j)), load(b.sorted_id + j),
+                                               p.radius, p);
                 }
             }
+        }
+        // The law for the kept contacts, all lanes at once: inside the loop a warp would run it
+        // for nearly every neighbour cluster (one of its 64 tests touches), a few lanes at a time.
+        for (int k = 0; k < touching; ++k) {
+            const uint32_t j = slots[k * stride];
+            force += contact_force(pos, vel, id, p.radius, xyz(load(b.sorted_pos + j)),
+                                   xyz(load(b.sorted_vel + j)), load(b.sorted_id + j), p.radius, p);
         }
     }
     for (uint32_t offset = kClusterSize; offset < kClusterLanes; offset *= 2) {

@@ -127,6 +127,7 @@ std::string CudaSimulator::launch_summary() const {
         return s + ", cluster pairs: a warp per cluster of " + std::to_string(kClusterSize) +
                " against its " + std::to_string(m.lists.cluster_slots) +
                " neighbour-cluster slots" +
+               (o.contact_list ? ", contacts kept first" : ", contacts computed in the loop") +
                (o.fuse_integrate ? ", integrate fused" : ", integrate as its own kernel") + lists;
     s += ", force threads per particle " + std::to_string(m.force_group()) +
          (o.threads_per_particle == 0 ? " (automatic)" : "");

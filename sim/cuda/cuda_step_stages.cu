@@ -114,9 +114,10 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
     if (clustered()) {  // a warp per cluster, gathered
         const ClusterPairs cp = cluster_view();
         const uint32_t threads = cp.clusters * kClusterLanes;
-        cluster_force_kernel<<<blocks_for(threads, options.block_size), options.block_size, 0,
+        const std::size_t bytes = contact_list_bytes(options.contact_list, options.block_size);
+        cluster_force_kernel<<<blocks_for(threads, options.block_size), options.block_size, bytes,
                                stream.get()>>>(views(), lists.grid, p, domain, list_view(), cp,
-                                               options.fuse_integrate);
+                                               options.fuse_integrate, options.contact_list);
         check_launch();
         return;
     }

@@ -25,10 +25,11 @@ using testing::one_step_params;
 
 class ClusterPairsGpu : public test::CudaTest {
   protected:
-    static SimulatorOptions options(bool clusters, bool graph) {
+    static SimulatorOptions options(bool clusters, bool graph, bool contact_list = true) {
         SimulatorOptions o;
         o.cluster_pairs = clusters ? kOn : kOff;
         o.graph = graph;
+        o.contact_list = contact_list;
         return o;
     }
     static InitialState state(std::size_t count, const Params& p) {
@@ -50,9 +51,11 @@ TEST_F(ClusterPairsGpu, MatchCudaWithoutThemAndTheCpu) {
     const Params p = one_step_params(Preset::Classic);
     const std::size_t n = 40000;
     const InitialState init = state(n, p);
-    for (bool graph : {false, true}) {
-        SCOPED_TRACE(graph ? "graph" : "plain");
-        auto clustered = make_simulator(Backend::Cuda, nullptr, options(true, graph));
+    // Plain launches, a graph, and a graph computing each contact where it is found.
+    for (int form = 0; form < 3; ++form) {
+        const bool graph = form > 0, contact_list = form < 2;
+        SCOPED_TRACE(graph ? (contact_list ? "graph" : "graph, contacts in the loop") : "plain");
+        auto clustered = make_simulator(Backend::Cuda, nullptr, options(true, graph, contact_list));
         auto plain = make_simulator(Backend::Cuda, nullptr, options(false, graph));
         const auto c = testing::compare_list_with_grid(*clustered, *plain, init, p, 3000, 25);
         expect_same_physics(c);
