@@ -8,20 +8,12 @@
 # Usage: scripts/gpu_cluster_check.sh OUTDIR [ROUNDS] [SIZES]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=scripts/gpu_deadline.sh
-source scripts/gpu_deadline.sh
 out=${1:?usage: gpu_cluster_check.sh OUTDIR [ROUNDS] [SIZES]}
 rounds=${2:-3}
 sizes=${3:-"262144 1048576"}
-mkdir -p "$out"
-if [ -f .gpu-host-debs/gpu-host-env.sh ]; then
-    # shellcheck disable=SC1091
-    source .gpu-host-debs/gpu-host-env.sh > "$out/env.txt" 2>&1 || echo "gpu-host-env.sh failed"
-fi
-export LD_LIBRARY_PATH=$PWD/build/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-bin=$PWD/build/particle-lab
-status=0
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+# shellcheck source=scripts/gpu_host_common.sh
+source scripts/gpu_host_common.sh
+gpu_host_setup "$out"
 
 echo "== GPU tests =="
 for name in test_cuda_cluster_pairs test_neighbour_list_gpu; do

@@ -11,17 +11,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: gpu_sandbox_check.sh OUTDIR [tests|benches|all]}
 part=${2:-all}
-mkdir -p "$out"
-# shellcheck source=scripts/gpu_deadline.sh
-source scripts/gpu_deadline.sh
-if [ -f .gpu-host-debs/gpu-host-env.sh ]; then
-    # shellcheck disable=SC1091
-    source .gpu-host-debs/gpu-host-env.sh > "$out/env.txt" 2>&1 || echo "gpu-host-env.sh failed"
-fi
-export LD_LIBRARY_PATH=$PWD/build/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-bin=$PWD/build/particle-lab
-status=0
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/device.txt"
+# shellcheck source=scripts/gpu_host_common.sh
+source scripts/gpu_host_common.sh
+gpu_host_setup "$out"
 
 if [ "$part" != benches ]; then
 echo "== GPU tests =="

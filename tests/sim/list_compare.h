@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/engine/initial_state.h"
 #include "sim/engine/simulator.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
@@ -32,6 +33,11 @@ inline Params one_step_params(Preset preset) {
     Params p = preset_params(preset);
     p.substeps = 1;
     return p;
+}
+
+// A preset's scene of `count` particles.
+inline InitialState preset_state(Preset preset, std::size_t count, const Params& p) {
+    return build_initial_state(preset_scene(preset, count, p), p, count);
 }
 
 struct ListComparison {

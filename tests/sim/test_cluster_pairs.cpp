@@ -23,15 +23,12 @@ namespace {
 
 using testing::kOrderOnly;
 using testing::one_step_params;
+using testing::preset_state;
 
 SimulatorOptions with_cluster_pairs() {
     SimulatorOptions o;
     o.cluster_pairs = kOn;
     return o;
-}
-
-InitialState preset_state(Preset preset, std::size_t count, const Params& p) {
-    return build_initial_state(preset_scene(preset, count, p), p, count);
 }
 
 // Particle lists made up for n particles: particle i lists a few random others.

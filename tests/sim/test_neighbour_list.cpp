@@ -26,15 +26,12 @@ using testing::kOrderOnly;
 using testing::kSphDensity;
 using testing::kSphOrderOnly;
 using testing::one_step_params;
+using testing::preset_state;
 
 SimulatorOptions with_lists() {
     SimulatorOptions o;
     o.neighbour_list = true;
     return o;
-}
-
-InitialState preset_state(Preset preset, std::size_t count, const Params& p) {
-    return build_initial_state(preset_scene(preset, count, p), p, count);
 }
 
 void expect_same_physics(const testing::ListComparison& c, Model model = Model::Dem) {
