@@ -55,7 +55,7 @@ struct SimulatorOptions {
     int list_strays = 0;
     // With the lists (DEM, classic contact law): the force pass by clusters of eight cell-order
     // particles against the clusters their members listed (sim/physics/cluster_pairs.h; on
-    // CUDA a warp per cluster). kOn, kOff or kAuto (off: not yet measured faster).
+    // CUDA a warp per cluster). kOn, kOff or kAuto (off: measured slower on the GPU).
     int cluster_pairs = kAuto;
     // Runs from one state give bit-identical states: each cell's particles are put in id order
     // after the counting sort (whose atomics rank them in any order), and nothing sums floats

@@ -1,10 +1,11 @@
 // The window's live edits on the CUDA backend, with and without CUDA graphs: a shelf put under
-// a falling block catches it as on the CPU; an emitter added to a running scene pours the same
-// counts as on the CPU; a brush stroke (a one-off sink box, then a one-off emitter) takes and
-// lays the same particles as on the CPU; the grab tool's pull sets the velocities the CPU
-// sets. Each run stays finite and keeps its clock.
+// a falling block catches it as on the CPU; an emitter added to a running scene lays the same
+// count as on the CPU (and its drain takes about as many); a brush stroke (a one-off sink box, then
+// a one-off emitter) takes and lays the same particles as on the CPU; the grab tool's pull sets the
+// velocities the CPU sets. Each run stays finite and keeps its clock.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -72,6 +73,8 @@ TEST_P(CudaSceneEdit, AShelfPutUnderAFallingBlockCatchesItAsOnTheCpu) {
 
 TEST_P(CudaSceneEdit, AnEmitterAddedToARunPoursAsOnTheCpu) {
     sim::Run cpu(start(Backend::Cpu, false)), gpu(start(Backend::Cuda, GetParam()));
+    const std::size_t n0 = cpu.particle_count();
+    ASSERT_EQ(gpu.particle_count(), n0);
     for (sim::Run* r : {&cpu, &gpu}) {
         for (int i = 0; i < 5; ++i) r->step();
         Sources s;
@@ -83,7 +86,15 @@ TEST_P(CudaSceneEdit, AnEmitterAddedToARunPoursAsOnTheCpu) {
     }
     ASSERT_GT(cpu.source_progress().emitted.at(0), 0u);
     EXPECT_EQ(gpu.source_progress().emitted.at(0), cpu.source_progress().emitted.at(0));
-    EXPECT_EQ(gpu.particle_count(), cpu.particle_count());
+    // Each run's count is its start, plus what it laid, less what its drain took; which beads
+    // reach the drain first depends on trajectories that part by rounding once beads collide
+    // (measured on the H200: 0 to 8 beads of some 4,220 apart after 300 steps), so the drains'
+    // takings agree to a few beads, not bead by bead.
+    for (sim::Run* r : {&cpu, &gpu})
+        EXPECT_EQ(r->particle_count(),
+                  n0 + r->source_progress().emitted.at(0) - r->source_progress().sunk);
+    const double sunk_cpu = double(cpu.source_progress().sunk);
+    EXPECT_NEAR(double(gpu.source_progress().sunk), sunk_cpu, std::max(10.0, 0.1 * sunk_cpu));
     EXPECT_EQ(gpu.simulator().stats(gpu.params()).non_finite, 0u);
 }
 
