@@ -1,0 +1,66 @@
+#pragma once
+// The ranks of one slab decomposition (slab_decomposition.h) stepped in one process: each rank
+// its own simulator over the particles of its slab plus a halo copied from its two neighbours
+// before every step; after the step it keeps its own particles, drops the halo, and hands the
+// particles that crossed a cut to their new rank. This is the exchange the transports (MPI
+// between processes, NCCL between GPUs) will carry, written once where it can be tested against
+// one simulator: the particles a rank steps see every neighbour within the halo, so each step
+// equals the whole domain's up to the order of the force sums.
+//
+// So far the classic DEM law: the frictional law's contact memory would have to move with the
+// particles, and SPH's force pass reads neighbours' densities of the same step (a second
+// exchange). Each step restarts the ranks' simulators from their new particles (the reference's
+// way: exact, not fast).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sim/engine/simulator.h"
+#include "sim/model/grid.h"
+#include "sim/model/params.h"
+#include "sim/ranks/slab_decomposition.h"
+
+namespace plab::sim {
+
+class RanksInOneProcess {
+  public:
+    using MakeSimulator = std::function<std::unique_ptr<Simulator>()>;
+
+    // Throws plab::Error when the halo is narrower than the interaction range of `params`
+    // plus nothing (a contact across a cut would be missed) or the model is not classic DEM.
+    RanksInOneProcess(SlabDecomposition slabs, Domain domain, GridSpec grid, const Params& params,
+                      MakeSimulator make);
+
+    // The particles (ids = their index) shared out to their ranks.
+    void reset(std::span<const Float4> pos, std::span<const Float4> vel);
+    // One step of `params` (each substep a step with its own exchange).
+    void step(const Params& params);
+    // Every particle in id order.
+    Snapshot gather() const;
+
+    std::vector<std::size_t> counts() const;           // particles each rank owns
+    std::size_t migrated() const { return moved_; }    // particles that changed rank last step
+    std::size_t halo_copies() const { return halo_; }  // halo particles copied last step
+    const SlabDecomposition& slabs() const { return slabs_; }
+
+  private:
+    struct Rank {
+        std::vector<uint32_t> id;
+        std::vector<Float4> pos, vel;
+        std::unique_ptr<Simulator> simulator;
+    };
+    void substep(const Params& one);
+    // Moves every particle whose centre left its rank's slab to the rank that holds it now.
+    void migrate();
+
+    SlabDecomposition slabs_;
+    Domain domain_;
+    GridSpec grid_;
+    std::vector<Rank> ranks_;
+    std::size_t moved_ = 0, halo_ = 0;
+};
+
+}  // namespace plab::sim
