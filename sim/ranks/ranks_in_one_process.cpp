@@ -1,7 +1,6 @@
 #include "sim/ranks/ranks_in_one_process.h"
 
 #include <algorithm>
-#include <numeric>
 #include <string>
 #include <utility>
 

@@ -30,7 +30,7 @@ class RanksInOneProcess {
     using MakeSimulator = std::function<std::unique_ptr<Simulator>()>;
 
     // Throws plab::Error when the halo is narrower than the interaction range of `params`
-    // plus nothing (a contact across a cut would be missed) or the model is not classic DEM.
+    // (a contact across a cut would be missed) or the model is not classic DEM.
     RanksInOneProcess(SlabDecomposition slabs, Domain domain, GridSpec grid, const Params& params,
                       MakeSimulator make);
 
