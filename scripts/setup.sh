@@ -15,6 +15,7 @@ packages=(
     clang-16 libfuzzer-16-dev libomp-16-dev libclang-rt-16-dev
     pybind11-dev python3-dev python3-numpy python3-pytest
     libavcodec-dev libavformat-dev libswscale-dev
+    libopenmpi-dev openmpi-bin
 )
 
 missing=()

@@ -12,6 +12,7 @@
 #include "app/lab/checkpoint_options.h"
 #include "app/lab/cli_checks.h"
 #include "app/lab/output_file.h"
+#include "app/lab/rank_bench.h"
 #include "app/lab/sweep.h"
 #include "sim/core/enum_names.h"
 #include "sim/core/error.h"
@@ -19,6 +20,7 @@
 #include "sim/io/checkpoint.h"
 #include "sim/model/params.h"
 #include "sim/model/presets.h"
+#include "sim/ranks/mpi_transport.h"
 
 namespace plab::app {
 
@@ -166,6 +168,13 @@ int BenchCommand::run() {
     // Progress lines only where a person watches; logs stay clean.
     std::ostream* progress = isatty(STDERR_FILENO) ? &std::cerr : nullptr;
     const bool exporting = c.count("--export") > 0;
+    // Started by mpirun: this process is one rank of the scene, not the whole of it.
+    if (sim::mpi_job_size_from_environment() > 0) {
+        PLAB_REQUIRE(sweeps_.empty() && !exporting && !video_.on(),
+                     "under mpirun the bench steps one scene over the ranks: --sweep, --export "
+                     "and --video are not run over several ranks yet");
+        return run_ranks();
+    }
     if (video_.on()) {
 #if !PLAB_HAS_RENDER
         throw Error("--video needs the renderer, and this build has none (PLAB_BUILD_RENDER=OFF)");
@@ -206,6 +215,18 @@ int BenchCommand::run() {
     PLAB_REQUIRE(c.count("--export-every") == 0 && c.count("--duration") == 0,
                  "--export-every and --duration go with --export DIR");
     return run_bench(config_, std::cout, progress) ? 0 : kInvalidRunExit;
+}
+
+int BenchCommand::run_ranks() {
+    const std::unique_ptr<sim::RankTransport> transport = sim::make_mpi_transport();
+    try {
+        return run_rank_bench(config_, *transport, std::cout) ? 0 : kInvalidRunExit;
+    } catch (const std::exception& e) {
+        // The other ranks may wait for this one in a collective: the error ends the job.
+        std::cerr << "error: rank " << transport->rank() << ": " << e.what() << "\n";
+        std::cerr.flush();
+        transport->abort(2);
+    }
 }
 
 }  // namespace plab::app

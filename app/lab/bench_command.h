@@ -23,6 +23,9 @@ class BenchCommand {
     int run();
 
   private:
+    // Under mpirun: this process's rank of the scene (rank_bench.h); an error ends the job.
+    int run_ranks();
+
     CLI::App* command_;
     BenchConfig config_;
     std::string backend_ = "auto";

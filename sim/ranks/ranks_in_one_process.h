@@ -4,8 +4,9 @@
 // before every step; after the step it keeps its own particles, drops the halo, and hands the
 // particles that crossed a cut to their new rank. This is the exchange the transports (MPI
 // between processes, NCCL between GPUs) will carry, written once where it can be tested against
-// one simulator: the particles a rank steps see every neighbour within the halo, so each step
-// equals the whole domain's up to the order of the force sums.
+// one simulator: the particles a rank steps see every neighbour within the halo, in id order
+// (rank_parcel.h), so on the CPU with the grid rebuilt every step each step is the whole
+// domain's bit for bit.
 //
 // So far the classic DEM law: the frictional law's contact memory would have to move with the
 // particles, and SPH's force pass reads neighbours' densities of the same step (a second
@@ -21,6 +22,7 @@
 #include "sim/engine/simulator.h"
 #include "sim/model/grid.h"
 #include "sim/model/params.h"
+#include "sim/ranks/rank_parcel.h"
 #include "sim/ranks/slab_decomposition.h"
 
 namespace plab::sim {
@@ -48,8 +50,7 @@ class RanksInOneProcess {
 
   private:
     struct Rank {
-        std::vector<uint32_t> id;
-        std::vector<Float4> pos, vel;
+        Parcel own;
         std::unique_ptr<Simulator> simulator;
     };
     void substep(const Params& one);
@@ -57,8 +58,7 @@ class RanksInOneProcess {
     void migrate();
 
     SlabDecomposition slabs_;
-    Domain domain_;
-    GridSpec grid_;
+    InitialState scene_;  // the domain and grid every rank steps in
     std::vector<Rank> ranks_;
     std::size_t moved_ = 0, halo_ = 0;
 };

@@ -1,0 +1,96 @@
+#include "sim/ranks/rank_stepper.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <utility>
+
+#include "sim/core/error.h"
+#include "sim/core/format_numbers.h"
+
+namespace plab::sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
+                            const InitialState& /*scene*/) {
+    // The frictional law's contact memory would have to travel with the particles, and SPH's
+    // force pass reads the neighbours' densities of the same step: both not yet.
+    PLAB_REQUIRE(params.model == Model::Dem && params.contact == int(ContactLaw::Classic),
+                 "ranks step the classic DEM law so far (this run is " +
+                     std::string(params.model == Model::Sph ? "SPH" : "the frictional DEM law") +
+                     ")");
+    const float range = interaction_range(params);
+    PLAB_REQUIRE(slabs.halo >= range, "a halo of " + format_numbers("%g", slabs.halo) +
+                                          " m is narrower than the interaction range of " +
+                                          format_numbers("%g", range) +
+                                          " m: contacts across a cut would be missed");
+}
+
+RankStepper::RankStepper(RankTransport& transport, SlabDecomposition slabs, InitialState scene,
+                         const Params& params, std::unique_ptr<Simulator> simulator)
+    : transport_(transport),
+      slabs_(std::move(slabs)),
+      scene_(std::move(scene)),
+      simulator_(std::move(simulator)) {
+    PLAB_REQUIRE(slabs_.ranks() == transport_.size(),
+                 "the decomposition has " + std::to_string(slabs_.ranks()) + " slabs for " +
+                     std::to_string(transport_.size()) + " ranks");
+    PLAB_REQUIRE(simulator_ != nullptr, "a rank needs a simulator");
+    require_rank_steppable(params, slabs_, scene_);
+    scene_.pos.clear();
+    scene_.vel.clear();
+    scene_.order.clear();
+    scene_.pos_hi.clear();
+    scene_.vel_hi.clear();
+}
+
+void RankStepper::reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel) {
+    own_ = own_share(slabs_, transport_.rank(), pos, vel);
+    last_ = {};
+}
+
+void RankStepper::step(const Params& params) {
+    Params one = params;
+    one.substeps = 1;
+    RankStepStats total;
+    for (int s = 0; s < std::max(params.substeps, 1); ++s) {
+        substep(one);
+        total.halo += last_.halo;
+        total.migrated += last_.migrated;
+        total.exchange_ms += last_.exchange_ms;
+        total.compute_ms += last_.compute_ms;
+    }
+    last_ = total;
+}
+
+void RankStepper::substep(const Params& one) {
+    // The halo from the state before the step, as every rank's own particles stand.
+    auto t0 = Clock::now();
+    const Parcel halo = transport_.exchange(halo_parcels(slabs_, own_));
+    last_.exchange_ms = ms_since(t0);
+    last_.halo = halo.size();
+    t0 = Clock::now();
+    step_with_halo(*simulator_, scene_, one, own_, halo);
+    last_.compute_ms = ms_since(t0);
+    t0 = Clock::now();
+    const std::vector<Parcel> out = take_migrants(slabs_, transport_.rank(), own_);
+    last_.migrated = 0;
+    for (const Parcel& p : out) last_.migrated += p.size();
+    own_.append(transport_.exchange(out));
+    last_.exchange_ms += ms_since(t0);
+}
+
+Snapshot RankStepper::gather() {
+    const Parcel all = transport_.gather(own_);
+    if (transport_.rank() != 0) return {};
+    return in_id_order(all);
+}
+
+}  // namespace plab::sim

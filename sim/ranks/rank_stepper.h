@@ -1,0 +1,67 @@
+#pragma once
+// One rank of a run over several (processes or devices): it keeps the particles of its slab
+// (slab_decomposition.h), and for every step takes a halo of its neighbours' particles through
+// the transport, steps its own with them (rank_parcel.h: step_with_halo) and hands the particles
+// that crossed a cut to their new rank. Every rank runs the same calls in the same order.
+//
+// Like ranks_in_one_process.h, the classic DEM law without sources or moving bodies, and each
+// step restarts the rank's simulator from its particles: exact, not yet fast.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "sim/engine/initial_state.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
+#include "sim/ranks/rank_parcel.h"
+#include "sim/ranks/rank_transport.h"
+#include "sim/ranks/slab_decomposition.h"
+
+namespace plab::sim {
+
+// What the last step of a rank did.
+struct RankStepStats {
+    std::size_t halo = 0;      // halo particles it received
+    std::size_t migrated = 0;  // particles it handed to other ranks
+    double exchange_ms = 0;    // host clock in the transport (waiting for the others included)
+    double compute_ms = 0;     // host clock stepping its particles
+};
+
+class RankStepper {
+  public:
+    // `scene` gives the domain, grid and bodies (its particles are not read). Throws
+    // plab::Error when the decomposition's rank count is not the transport's, or as
+    // require_rank_steppable.
+    RankStepper(RankTransport& transport, SlabDecomposition slabs, InitialState scene,
+                const Params& params, std::unique_ptr<Simulator> simulator);
+
+    // The whole state (ids = index), the same on every rank: each keeps its slab's share.
+    void reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel);
+    // One step of `params` (each substep a step with its own exchange).
+    void step(const Params& params);
+    // Rank 0: every particle in id order (throws when one is lost or doubled); the others:
+    // empty.
+    Snapshot gather();
+
+    const Parcel& own() const { return own_; }
+    const RankStepStats& last() const { return last_; }
+    const SlabDecomposition& slabs() const { return slabs_; }
+    RankTransport& transport() { return transport_; }
+
+  private:
+    void substep(const Params& one);
+
+    RankTransport& transport_;
+    SlabDecomposition slabs_;
+    InitialState scene_;
+    std::unique_ptr<Simulator> simulator_;
+    Parcel own_;
+    RankStepStats last_;
+};
+
+// Throws plab::Error unless the ranks step `params` over `scene` exactly: the classic DEM law,
+// a halo at least the interaction range, no moving body.
+void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
+                            const InitialState& scene);
+
+}  // namespace plab::sim

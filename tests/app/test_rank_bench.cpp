@@ -1,0 +1,113 @@
+// `mpirun -n K particle-lab bench` (app/lab/rank_bench.h), run by ctest under mpiexec with 1, 2
+// and 4 processes: the classic pile stepped over the ranks and saved as one checkpoint equals
+// the plain single-process bench bit for bit, the gathered checkpoint continues on one process,
+// and what the ranks cannot run yet is refused on every rank.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "app/lab/bench.h"
+#include "app/lab/rank_bench.h"
+#include "sim/core/error.h"
+#include "sim/io/checkpoint.h"
+#include "sim/ranks/mpi_transport.h"
+#include "support/temp_dir.h"
+
+namespace plab::app {
+namespace {
+
+sim::RankTransport* transport = nullptr;  // the job's, made in main
+
+BenchConfig pile(int warmup, int steps) {
+    BenchConfig c;
+    c.backend = sim::Backend::Cpu;
+    c.preset = "classic";
+    c.particles = 3000;
+    c.window = "start";
+    c.warmup = warmup;
+    c.steps = steps;
+    // The grid every step, memory in id order, no atomics: the force sums in the same order
+    // on one process as on the ranks (test_rank_stepper.cpp says why).
+    c.options.neighbour_list = sim::kOff;
+    c.options.sorted_memory = false;
+    c.options.deterministic = true;
+    return c;
+}
+
+// The state in id order (a checkpoint holds memory order and the id at each slot).
+std::vector<sim::Float4> by_id(const std::vector<sim::Float4>& v,
+                               const std::vector<uint32_t>& order) {
+    if (order.empty()) return v;
+    std::vector<sim::Float4> out(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k) out[order[k]] = v[k];
+    return out;
+}
+
+bool same_bits(const std::vector<sim::Float4>& a, const std::vector<sim::Float4>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+}
+
+TEST(RankBench, TheRanksSaveWhatOneProcessSavesBitForBit) {
+    const test::TempDir dir;
+    BenchConfig ranks = pile(100, 50);
+    ranks.save = (dir / "ranks.plab").string();
+    std::ostringstream out;
+    ASSERT_TRUE(run_rank_bench(ranks, *transport, out));
+    if (transport->rank() != 0) return;
+    const std::string text = out.str();
+    EXPECT_NE(text.find("over " + std::to_string(transport->size()) + " ranks (MPI)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("total"), std::string::npos) << text;
+
+    BenchConfig one = pile(100, 50);
+    one.save = (dir / "one.plab").string();
+    std::ostringstream plain;
+    ASSERT_TRUE(run_bench(one, plain, nullptr));
+    const sim::Checkpoint a = sim::load_checkpoint(ranks.save);
+    const sim::Checkpoint b = sim::load_checkpoint(one.save);
+    EXPECT_EQ(a.run.steps, b.run.steps);
+    EXPECT_EQ(a.run.time, b.run.time);
+    EXPECT_TRUE(same_bits(by_id(a.state.pos, a.state.order), by_id(b.state.pos, b.state.order)))
+        << transport->size() << " ranks against one process: positions differ";
+    EXPECT_TRUE(same_bits(by_id(a.state.vel, a.state.order), by_id(b.state.vel, b.state.order)))
+        << transport->size() << " ranks against one process: velocities differ";
+
+    // The gathered checkpoint continues on one process.
+    BenchConfig resumed = pile(0, 5);
+    resumed.load = ranks.save;
+    resumed.checkpoint = std::make_shared<const sim::Checkpoint>(a);
+    resumed.options = a.run.options;
+    EXPECT_TRUE(run_bench(resumed, plain, nullptr)) << plain.str();
+}
+
+TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
+    BenchConfig water = pile(0, 1);
+    water.preset = "water";
+    water.particles = 2000;
+    std::ostringstream out;
+    try {
+        run_rank_bench(water, *transport, out);
+        FAIL() << "SPH ran over ranks";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("classic DEM law"), std::string::npos) << e.what();
+    }
+    BenchConfig settled = pile(0, 1);
+    settled.window = "settled";
+    EXPECT_THROW(run_rank_bench(settled, *transport, out), Error);
+}
+
+}  // namespace
+}  // namespace plab::app
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    std::unique_ptr<plab::sim::RankTransport> t = plab::sim::make_mpi_transport();
+    plab::app::transport = t.get();
+    const int failed = RUN_ALL_TESTS();
+    t.reset();  // MPI_Finalize, after every test
+    return failed;
+}
