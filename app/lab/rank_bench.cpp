@@ -70,7 +70,7 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     const bool root = transport.rank() == 0;
     const sim::Snapshot all = run.simulator().download();
     const sim::InitialState scene = run.simulator().capture_state();
-    const float halo = sim::interaction_range(params);
+    const float halo = sim::rank_halo(params);
     const sim::SlabDecomposition slabs = sim::balanced_slabs(
         scene.domain, transport.size(), halo,
         sim::coordinates_along(sim::even_slabs(scene.domain, transport.size(), halo), all.pos));
@@ -113,7 +113,10 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     out << "  particles    " << all.pos.size() << "\n";
     out << "  slabs        along "
         << "xyz"[slabs.axis] << " at " << cut_list(slabs)
-        << format_numbers(" m, halo %.4g m (the interaction range)\n", slabs.halo);
+        << format_numbers(" m, halo %.4g m (", slabs.halo)
+        << (params.model == sim::Model::Sph ? "twice the interaction range"
+                                            : "the interaction range")
+        << ")\n";
     out << "  steps        " << config.steps << " measured after " << config.warmup
         << " warm-up, dt " << params.dt
         << " s, substeps forced to 1; each rank's simulator restarts from its particles every "

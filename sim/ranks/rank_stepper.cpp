@@ -18,19 +18,25 @@ double ms_since(Clock::time_point t0) {
 
 }  // namespace
 
+float rank_halo(const Params& params) {
+    const float range = interaction_range(params);
+    return params.model == Model::Sph ? 2.f * range : range;
+}
+
 void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
                             const InitialState& /*scene*/) {
-    // The frictional law's contact memory would have to travel with the particles, and SPH's
-    // force pass reads the neighbours' densities of the same step: both not yet.
-    PLAB_REQUIRE(params.model == Model::Dem && params.contact == int(ContactLaw::Classic),
-                 "ranks step the classic DEM law so far (this run is " +
-                     std::string(params.model == Model::Sph ? "SPH" : "the frictional DEM law") +
-                     ")");
-    const float range = interaction_range(params);
-    PLAB_REQUIRE(slabs.halo >= range, "a halo of " + format_numbers("%g", slabs.halo) +
-                                          " m is narrower than the interaction range of " +
-                                          format_numbers("%g", range) +
-                                          " m: contacts across a cut would be missed");
+    // The frictional law's contact memory would have to travel with the particles: not yet.
+    PLAB_REQUIRE(params.model == Model::Sph || params.contact == int(ContactLaw::Classic),
+                 "ranks step the classic DEM law and SPH so far, not the frictional DEM law");
+    const float halo = rank_halo(params);
+    PLAB_REQUIRE(slabs.halo >= halo,
+                 "a halo of " + format_numbers("%g", slabs.halo) + " m is narrower than the " +
+                     format_numbers("%g", halo) + " m " +
+                     (params.model == Model::Sph
+                          ? "SPH needs (twice the interaction range: the densities of the "
+                            "neighbours' neighbours)"
+                          : "interaction range") +
+                     ": contacts across a cut would be missed");
 }
 
 RankStepper::RankStepper(RankTransport& transport, SlabDecomposition slabs, InitialState scene,

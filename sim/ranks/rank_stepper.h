@@ -4,8 +4,8 @@
 // the transport, steps its own with them (rank_parcel.h: step_with_halo) and hands the particles
 // that crossed a cut to their new rank. Every rank runs the same calls in the same order.
 //
-// Like ranks_in_one_process.h, the classic DEM law without sources or moving bodies, and each
-// step restarts the rank's simulator from its particles: exact, not yet fast.
+// The classic DEM law and SPH, without sources; each step restarts the rank's simulator from
+// its particles: exact, not yet fast.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -59,8 +59,13 @@ class RankStepper {
     RankStepStats last_;
 };
 
-// Throws plab::Error unless the ranks step `params` over `scene` exactly: the classic DEM law,
-// a halo at least the interaction range, no moving body.
+// The halo a rank needs to step `params` exactly: the interaction range for DEM; twice it for
+// SPH, whose force on a particle reads its neighbours' densities of the same step, each summed
+// over the neighbours' own neighbours.
+float rank_halo(const Params& params);
+
+// Throws plab::Error unless the ranks step `params` over `scene` exactly: the classic DEM law or
+// SPH, a halo at least rank_halo.
 void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
                             const InitialState& scene);
 

@@ -8,10 +8,9 @@
 // (rank_parcel.h), so on the CPU with the grid rebuilt every step each step is the whole
 // domain's bit for bit.
 //
-// So far the classic DEM law: the frictional law's contact memory would have to move with the
-// particles, and SPH's force pass reads neighbours' densities of the same step (a second
-// exchange). Each step restarts the ranks' simulators from their new particles (the reference's
-// way: exact, not fast).
+// The classic DEM law and SPH (rank_stepper.h: require_rank_steppable, rank_halo). Each step
+// restarts the ranks' simulators from their new particles (the reference's way: exact, not
+// fast).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -31,8 +30,8 @@ class RanksInOneProcess {
   public:
     using MakeSimulator = std::function<std::unique_ptr<Simulator>()>;
 
-    // Throws plab::Error when the halo is narrower than the interaction range of `params`
-    // (a contact across a cut would be missed) or the model is not classic DEM.
+    // Throws plab::Error as require_rank_steppable: a halo narrower than rank_halo(params) (a
+    // contact across a cut would be missed) or the frictional DEM law.
     RanksInOneProcess(SlabDecomposition slabs, Domain domain, GridSpec grid, const Params& params,
                       MakeSimulator make);
 

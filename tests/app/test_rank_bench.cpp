@@ -85,15 +85,16 @@ TEST(RankBench, TheRanksSaveWhatOneProcessSavesBitForBit) {
 }
 
 TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
-    BenchConfig water = pile(0, 1);
-    water.preset = "water";
-    water.particles = 2000;
+    BenchConfig beads = pile(0, 1);
+    beads.preset = "glass-beads";
+    beads.particles = 2000;
     std::ostringstream out;
     try {
-        run_rank_bench(water, *transport, out);
-        FAIL() << "SPH ran over ranks";
+        run_rank_bench(beads, *transport, out);
+        FAIL() << "the frictional law ran over ranks";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("classic DEM law"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not the frictional DEM law"), std::string::npos)
+            << e.what();
     }
     BenchConfig settled = pile(0, 1);
     settled.window = "settled";
