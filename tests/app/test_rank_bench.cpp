@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -20,6 +21,7 @@ namespace plab::app {
 namespace {
 
 sim::RankTransport* transport = nullptr;  // the job's, made in main
+std::string shared_dir;                   // a folder every rank reads (argv[1]), or none
 
 BenchConfig pile(int warmup, int steps) {
     BenchConfig c;
@@ -84,6 +86,45 @@ TEST(RankBench, TheRanksSaveWhatOneProcessSavesBitForBit) {
     EXPECT_TRUE(run_bench(resumed, plain, nullptr)) << plain.str();
 }
 
+// Every rank waits here for the others (an all-gather is a barrier).
+void barrier() { transport->all_gather({0.0}); }
+
+BenchConfig loading(const std::string& path, int steps) {
+    BenchConfig c = pile(0, steps);
+    auto ck = std::make_shared<const sim::Checkpoint>(sim::load_checkpoint(path));
+    c.load = path;
+    c.options = ck->run.options;
+    c.checkpoint = std::move(ck);
+    return c;
+}
+
+TEST(RankBench, ContinuesAOneProcessCheckpointOnAnyRankCount) {
+    if (shared_dir.empty()) GTEST_SKIP() << "no folder shared by the ranks given (argv[1])";
+    const std::string start = shared_dir + "/one_process.plab";
+    if (transport->rank() == 0) {
+        std::filesystem::create_directories(shared_dir);
+        BenchConfig one = pile(60, 20);
+        one.save = start;
+        std::ostringstream out;
+        ASSERT_TRUE(run_bench(one, out, nullptr));
+    }
+    barrier();
+    BenchConfig ranks = loading(start, 30);
+    ranks.save = shared_dir + "/continued_on_ranks.plab";
+    std::ostringstream out;
+    ASSERT_TRUE(run_rank_bench(ranks, *transport, out));
+    if (transport->rank() != 0) return;
+    BenchConfig plain = loading(start, 30);
+    plain.save = shared_dir + "/continued_on_one.plab";
+    ASSERT_TRUE(run_bench(plain, out, nullptr));
+    const sim::Checkpoint a = sim::load_checkpoint(ranks.save);
+    const sim::Checkpoint b = sim::load_checkpoint(plain.save);
+    EXPECT_EQ(a.run.steps, 110u);
+    EXPECT_EQ(a.run.steps, b.run.steps);
+    EXPECT_TRUE(same_bits(by_id(a.state.pos, a.state.order), by_id(b.state.pos, b.state.order)));
+    EXPECT_TRUE(same_bits(by_id(a.state.vel, a.state.order), by_id(b.state.vel, b.state.order)));
+}
+
 TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
     BenchConfig beads = pile(0, 1);
     beads.preset = "glass-beads";
@@ -106,6 +147,7 @@ TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
+    if (argc > 1) plab::app::shared_dir = argv[1];
     std::unique_ptr<plab::sim::RankTransport> t = plab::sim::make_mpi_transport();
     plab::app::transport = t.get();
     const int failed = RUN_ALL_TESTS();
