@@ -227,6 +227,7 @@ int BenchCommand::run_ranks() {
         std::cerr.flush();
         transport->abort(2);
     }
+    return 2;  // not reached: abort ends the process
 }
 
 }  // namespace plab::app

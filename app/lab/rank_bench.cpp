@@ -77,7 +77,7 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     auto simulator = sim::make_simulator(run.run().backend());
     simulator->set_options(run.run().options());
     sim::RankStepper rank(transport, slabs, scene, params, std::move(simulator));
-    rank.reset(all.pos, all.vel);
+    rank.reset(all.pos, all.vel, scene.friction);
 
     for (int s = 0; s < config.warmup; ++s) rank.step(params);
     std::vector<double> halo_n, compute, exchange, wall;
@@ -94,7 +94,8 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     const std::vector<double> table =
         transport.all_gather({double(rank.own().size()), median(halo_n), crossed, median(compute),
                               median(exchange), median(wall)});
-    const sim::Snapshot final_state = rank.gather();
+    sim::FrictionRecord final_friction;
+    const sim::Snapshot final_state = rank.gather(&final_friction);
     if (!root) return true;
 
     // The divergence guard on the gathered state, in the bench's own simulator.
@@ -102,6 +103,9 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     gathered.pos = final_state.pos;
     gathered.vel = final_state.vel;
     gathered.order.clear();
+    gathered.pos_hi.clear();
+    gathered.vel_hi.clear();
+    gathered.friction = std::move(final_friction);
     run.simulator().reset(gathered, params);
     const std::string invalid = invalid_state(run.simulator(), params, "after the measured steps");
 

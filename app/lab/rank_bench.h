@@ -13,7 +13,7 @@ namespace plab::app {
 
 // Every rank calls it. Returns false (rank 0 only) when the final state is no result: the
 // divergence guard's reason is printed instead of the timings being presented as valid. Throws
-// plab::Error on what the ranks cannot run yet (the frictional DEM law, emitters or
+// plab::Error on what the ranks cannot run yet (emitters or
 // sinks, --render, --save-every, a window other than start) or a bad configuration.
 bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, std::ostream& out);
 

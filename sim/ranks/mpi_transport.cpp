@@ -7,6 +7,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -106,6 +107,20 @@ class MpiTransport final : public RankTransport {
         check(MPI_Alltoallv(flat.vel.data(), send4.data(), sdisp4.data(), MPI_FLOAT, in.vel.data(),
                             recv4.data(), rdisp4.data(), MPI_FLOAT, MPI_COMM_WORLD),
               "MPI_Alltoallv (velocities)");
+        // The frictional rows (the same size on every rank: the law is the run's).
+        std::size_t row = 0;
+        for (const Parcel& p : out) row = std::max(row, p.row_bytes);
+        if (row != 0) {
+            const int r = as_count(row, "a frictional row");
+            const std::vector<int> send_b = times(send, r), recv_b = times(recv, r);
+            const std::vector<int> sdisp_b = offsets(send_b), rdisp_b = offsets(recv_b);
+            in.row_bytes = row;
+            in.rows.resize(n * row);
+            check(MPI_Alltoallv(flat.rows.data(), send_b.data(), sdisp_b.data(), MPI_BYTE,
+                                in.rows.data(), recv_b.data(), rdisp_b.data(), MPI_BYTE,
+                                MPI_COMM_WORLD),
+                  "MPI_Alltoallv (frictional rows)");
+        }
         return in;
     }
 
@@ -136,6 +151,20 @@ class MpiTransport final : public RankTransport {
         check(MPI_Gatherv(mine.vel.data(), count4, MPI_FLOAT, all.vel.data(), counts4.data(),
                           disp4.data(), MPI_FLOAT, 0, MPI_COMM_WORLD),
               "MPI_Gatherv (velocities)");
+        if (mine.row_bytes != 0) {
+            const int r = as_count(mine.row_bytes, "a frictional row");
+            std::vector<int> counts_b, disp_b;
+            if (rank_ == 0) {
+                counts_b = times(counts, r);
+                disp_b = offsets(counts_b);
+                all.row_bytes = mine.row_bytes;
+                all.rows.resize(all.size() * mine.row_bytes);
+            }
+            check(MPI_Gatherv(mine.rows.data(), as_count(mine.rows.size(), "a parcel's rows"),
+                              MPI_BYTE, all.rows.data(), counts_b.data(), disp_b.data(), MPI_BYTE,
+                              0, MPI_COMM_WORLD),
+                  "MPI_Gatherv (frictional rows)");
+        }
         return all;
     }
 

@@ -25,9 +25,6 @@ float rank_halo(const Params& params) {
 
 void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
                             const InitialState& /*scene*/) {
-    // The frictional law's contact memory would have to travel with the particles: not yet.
-    PLAB_REQUIRE(params.model == Model::Sph || params.contact == int(ContactLaw::Classic),
-                 "ranks step the classic DEM law and SPH so far, not the frictional DEM law");
     const float halo = rank_halo(params);
     PLAB_REQUIRE(slabs.halo >= halo,
                  "a halo of " + format_numbers("%g", slabs.halo) + " m is narrower than the " +
@@ -50,6 +47,7 @@ RankStepper::RankStepper(RankTransport& transport, SlabDecomposition slabs, Init
                      std::to_string(transport_.size()) + " ranks");
     PLAB_REQUIRE(simulator_ != nullptr, "a rank needs a simulator");
     require_rank_steppable(params, slabs_, scene_);
+    frictional_ = runs_frictional_law(params);
     scene_.pos.clear();
     scene_.vel.clear();
     scene_.order.clear();
@@ -57,8 +55,9 @@ RankStepper::RankStepper(RankTransport& transport, SlabDecomposition slabs, Init
     scene_.vel_hi.clear();
 }
 
-void RankStepper::reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel) {
-    own_ = own_share(slabs_, transport_.rank(), pos, vel);
+void RankStepper::reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel,
+                        const FrictionRecord& friction) {
+    own_ = own_share(slabs_, transport_.rank(), pos, vel, frictional_, friction);
     last_ = {};
 }
 
@@ -93,9 +92,10 @@ void RankStepper::substep(const Params& one) {
     last_.exchange_ms += ms_since(t0);
 }
 
-Snapshot RankStepper::gather() {
+Snapshot RankStepper::gather(FrictionRecord* friction) {
     const Parcel all = transport_.gather(own_);
     if (transport_.rank() != 0) return {};
+    if (friction != nullptr) *friction = friction_in_id_order(all);
     return in_id_order(all);
 }
 

@@ -4,7 +4,8 @@
 // the transport, steps its own with them (rank_parcel.h: step_with_halo) and hands the particles
 // that crossed a cut to their new rank. Every rank runs the same calls in the same order.
 //
-// The classic DEM law and SPH, without sources; each step restarts the rank's simulator from
+// Both DEM laws and SPH, without sources: under the frictional law each particle's rotation and
+// contact memory travel with it (friction_rows.h). Each step restarts the rank's simulator from
 // its particles: exact, not yet fast.
 #include <cstddef>
 #include <memory>
@@ -35,13 +36,15 @@ class RankStepper {
     RankStepper(RankTransport& transport, SlabDecomposition slabs, InitialState scene,
                 const Params& params, std::unique_ptr<Simulator> simulator);
 
-    // The whole state (ids = index), the same on every rank: each keeps its slab's share.
-    void reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel);
+    // The whole state (ids = index), the same on every rank: each keeps its slab's share. Under
+    // the frictional law with `friction`, the law's state by id (empty: it starts at rest).
+    void reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel,
+               const FrictionRecord& friction = {});
     // One step of `params` (each substep a step with its own exchange).
     void step(const Params& params);
-    // Rank 0: every particle in id order (throws when one is lost or doubled); the others:
-    // empty.
-    Snapshot gather();
+    // Rank 0: every particle in id order (throws when one is lost or doubled), and under the
+    // frictional law its state by id in `friction` when given; the others: empty.
+    Snapshot gather(FrictionRecord* friction = nullptr);
 
     const Parcel& own() const { return own_; }
     const RankStepStats& last() const { return last_; }
@@ -57,6 +60,7 @@ class RankStepper {
     std::unique_ptr<Simulator> simulator_;
     Parcel own_;
     RankStepStats last_;
+    bool frictional_ = false;
 };
 
 // The halo a rank needs to step `params` exactly: the interaction range for DEM; twice it for
@@ -64,8 +68,8 @@ class RankStepper {
 // over the neighbours' own neighbours.
 float rank_halo(const Params& params);
 
-// Throws plab::Error unless the ranks step `params` over `scene` exactly: the classic DEM law or
-// SPH, a halo at least rank_halo.
+// Throws plab::Error unless the ranks step `params` over `scene` exactly: a halo at least
+// rank_halo.
 void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
                             const InitialState& scene);
 

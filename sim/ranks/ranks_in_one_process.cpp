@@ -16,16 +16,15 @@ RanksInOneProcess::RanksInOneProcess(SlabDecomposition slabs, Domain domain, Gri
     scene_.domain = domain;
     scene_.grid = grid;
     require_rank_steppable(params, slabs_, scene_);
+    frictional_ = runs_frictional_law(params);
     ranks_.resize(static_cast<std::size_t>(slabs_.ranks()));
     for (Rank& r : ranks_) r.simulator = make();
 }
 
 void RanksInOneProcess::reset(std::span<const Float4> pos, std::span<const Float4> vel) {
-    PLAB_REQUIRE(pos.size() == vel.size(), "positions and velocities differ in count");
-    for (Rank& r : ranks_) r.own.clear();
-    for (std::size_t i = 0; i < pos.size(); ++i)
-        ranks_[static_cast<std::size_t>(slabs_.owner(xyz(pos[i])))].own.push(
-            static_cast<uint32_t>(i), pos[i], vel[i]);
+    const std::vector<Float4> p(pos.begin(), pos.end()), v(vel.begin(), vel.end());
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+        ranks_[r].own = own_share(slabs_, static_cast<int>(r), p, v, frictional_);
     moved_ = halo_ = 0;
 }
 

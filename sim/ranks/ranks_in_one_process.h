@@ -8,7 +8,7 @@
 // (rank_parcel.h), so on the CPU with the grid rebuilt every step each step is the whole
 // domain's bit for bit.
 //
-// The classic DEM law and SPH (rank_stepper.h: require_rank_steppable, rank_halo). Each step
+// Both DEM laws and SPH (rank_stepper.h: require_rank_steppable, rank_halo). Each step
 // restarts the ranks' simulators from their new particles (the reference's way: exact, not
 // fast).
 #include <cstddef>
@@ -31,11 +31,12 @@ class RanksInOneProcess {
     using MakeSimulator = std::function<std::unique_ptr<Simulator>()>;
 
     // Throws plab::Error as require_rank_steppable: a halo narrower than rank_halo(params) (a
-    // contact across a cut would be missed) or the frictional DEM law.
+    // contact across a cut would be missed).
     RanksInOneProcess(SlabDecomposition slabs, Domain domain, GridSpec grid, const Params& params,
                       MakeSimulator make);
 
-    // The particles (ids = their index) shared out to their ranks.
+    // The particles (ids = their index) shared out to their ranks (under the frictional law,
+    // each at rest: its rotation and memory start at zero).
     void reset(std::span<const Float4> pos, std::span<const Float4> vel);
     // One step of `params` (each substep a step with its own exchange).
     void step(const Params& params);
@@ -60,6 +61,7 @@ class RanksInOneProcess {
     InitialState scene_;  // the domain and grid every rank steps in
     std::vector<Rank> ranks_;
     std::size_t moved_ = 0, halo_ = 0;
+    bool frictional_ = false;  // the law's rows travel with the particles (friction_rows.h)
 };
 
 }  // namespace plab::sim

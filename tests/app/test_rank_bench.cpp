@@ -1,7 +1,7 @@
 // `mpirun -n K particle-lab bench` (app/lab/rank_bench.h), run by ctest under mpiexec with 1, 2
 // and 4 processes: the classic pile stepped over the ranks and saved as one checkpoint equals
-// the plain single-process bench bit for bit, the gathered checkpoint continues on one process,
-// and what the ranks cannot run yet is refused on every rank.
+// the plain single-process bench bit for bit, a checkpoint continues on any rank count, and what
+// the ranks cannot run yet is refused on every rank.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -126,16 +126,15 @@ TEST(RankBench, ContinuesAOneProcessCheckpointOnAnyRankCount) {
 }
 
 TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
-    BenchConfig beads = pile(0, 1);
-    beads.preset = "glass-beads";
-    beads.particles = 2000;
     std::ostringstream out;
+    BenchConfig pour = pile(0, 1);
+    pour.scene = PLAB_SCENES_DIR "/pour.json";
+    pour.particles_given = false;
     try {
-        run_rank_bench(beads, *transport, out);
-        FAIL() << "the frictional law ran over ranks";
+        run_rank_bench(pour, *transport, out);
+        FAIL() << "emitters and sinks ran over ranks";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("not the frictional DEM law"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("emitters and sinks"), std::string::npos) << e.what();
     }
     BenchConfig settled = pile(0, 1);
     settled.window = "settled";

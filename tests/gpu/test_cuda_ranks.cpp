@@ -1,8 +1,9 @@
 // Ranks sharing one CUDA device (sim/ranks/rank_stepper.h; the ranks as threads, each with its
 // own CUDA simulator): in deterministic mode each cell's particles are summed in id order, and a
 // rank's memory runs in global id order, so 2 and 4 ranks step the classic pile and the dam
-// break as one CUDA simulator does, bit for bit. Needs a CUDA device; without one every test is
-// reported as skipped (CTest label `gpu`).
+// break as one CUDA simulator does, bit for bit; the frictional law's memory travels with the
+// particles. Needs a CUDA device; without one every test is reported as skipped (CTest label
+// `gpu`).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/model/presets.h"
 #include "sim/ranks/rank_stepper.h"
@@ -40,7 +42,8 @@ double largest_difference(const std::vector<Float4>& a, const std::vector<Float4
     return d;
 }
 
-// `steps` steps from `start` on `ranks` ranks sharing the device, gathered.
+// `steps` steps from `start` (its frictional state too) on `ranks` ranks sharing the device,
+// gathered.
 Snapshot on_ranks(int ranks, const InitialState& start, const Params& p, int steps,
                   std::size_t* crossed) {
     const float halo = rank_halo(p);
@@ -52,7 +55,7 @@ Snapshot on_ranks(int ranks, const InitialState& start, const Params& p, int ste
     testing::ThreadMailbox box(ranks);
     box.run([&](RankTransport& t) {
         RankStepper rank(t, slabs, start, p, deterministic_cuda());
-        rank.reset(start.pos, start.vel);
+        rank.reset(start.pos, start.vel, start.friction);
         std::size_t moved = 0;
         for (int s = 0; s < steps; ++s) {
             rank.step(p);
@@ -99,6 +102,54 @@ TEST_F(CudaRanks, ThePileOnTwoAndFourRanksIsOneSimulatorsBitForBit) {
 
 TEST_F(CudaRanks, TheDamBreakOnTwoAndFourRanksIsOneSimulatorsBitForBit) {
     check_case(Preset::Water, 30000, 600, 80);
+}
+
+double largest(const std::vector<Float4>& v) {
+    double d = 0;
+    for (const Float4& x : v) d = std::max<double>(d, std::sqrt(length_squared(xyz(x))));
+    return d;
+}
+
+// The frictional law: each particle's rotation and contact memory travel with it. A slumping
+// block; 2 and 4 ranks equal one bit for bit, and one rank follows the whole CUDA simulator
+// (printed; bit for bit on the CPU, test_rank_stepper) far closer than without the memory.
+TEST_F(CudaRanks, TheSlumpingBlockOnRanksCarriesTheContactMemory) {
+    const Params p = testing::sand();
+    const InitialState init = testing::block_on_the_floor(p, 20000);
+    auto whole = deterministic_cuda();
+    if (!whole->unsupported(p).empty()) GTEST_SKIP() << whole->unsupported(p);
+    whole->reset(init, p);
+    for (int s = 0; s < 100; ++s) whole->step(p);
+    InitialState start = whole->capture_state();
+    const Snapshot mid = whole->download();
+    start.pos = mid.pos;
+    start.vel = mid.vel;
+    start.order.clear();
+    start.pos_hi.clear();
+    start.vel_hi.clear();
+    ASSERT_FALSE(start.friction.empty());
+    for (int s = 0; s < 40; ++s) whole->step(p);
+    const Snapshot expected = whole->download();
+    std::size_t crossed = 0;
+    const Snapshot one = on_ranks(1, start, p, 40, &crossed);
+    for (int ranks : {2, 4}) {
+        const Snapshot got = on_ranks(ranks, start, p, 40, &crossed);
+        EXPECT_EQ(std::memcmp(got.pos.data(), one.pos.data(), got.pos.size() * 16), 0) << ranks;
+        EXPECT_EQ(std::memcmp(got.vel.data(), one.vel.data(), got.vel.size() * 16), 0) << ranks;
+    }
+    EXPECT_GT(crossed, 0u);
+    InitialState forgetful = start;
+    forgetful.friction = {};
+    const double scale = largest(expected.vel);
+    const double with = largest_difference(one.vel, expected.vel) / scale;
+    const double without =
+        largest_difference(on_ranks(1, forgetful, p, 40, &crossed).vel, expected.vel) / scale;
+    std::printf(
+        "  slumping block, ranks against one CUDA simulator: largest velocity difference "
+        "%.3g of the largest speed with the memory carried, %.3g without\n",
+        with, without);
+    EXPECT_LT(with, 1e-2);
+    EXPECT_GT(without, 10 * with);
 }
 
 }  // namespace

@@ -1,13 +1,15 @@
 // The ranks of a run as MPI processes (sim/ranks/mpi_transport.h), started by ctest under
 // mpiexec with 2 and 4 processes: the classic pile stepped over them equals one simulator bit
 // for bit (each process steps the whole pile too, as the reference), no particle is lost or
-// doubled, and the transport's collectives carry what they were given.
+// doubled, the frictional law's memory travels with the particles, and the transport's
+// collectives carry what they were given.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <memory>
 
 #include "sim/cpu/cpu_simulator.h"
+#include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/model/presets.h"
 #include "sim/ranks/mpi_transport.h"
@@ -93,6 +95,36 @@ TEST(MpiRanks, TheRanksStepThePileAsOneSimulatorBitForBit) {
     std::printf("  %d ranks: %.0f halo copies, %.0f particles crossed a cut over 60 steps\n",
                 transport->size(), all_halo, all_moved);
     ASSERT_EQ(got.pos.size(), expected.pos.size());
+    EXPECT_EQ(std::memcmp(got.pos.data(), expected.pos.data(), got.pos.size() * sizeof(Float4)), 0);
+    EXPECT_EQ(std::memcmp(got.vel.data(), expected.vel.data(), got.vel.size() * sizeof(Float4)), 0);
+}
+
+// The frictional law over MPI: each particle's rotation and contact memory travel with it as a
+// row of bytes (sim/ranks/friction_rows.h). A slumping block (contacts open, close, slide and
+// roll): the ranks step it as one simulator does, bit for bit.
+TEST(MpiRanks, TheRanksCarryTheFrictionalMemoryBitForBit) {
+    const Params p = testing::sand();
+    const InitialState init = testing::block_on_the_floor(p, 3000);
+    auto whole = gridded_cpu();
+    whole->reset(init, p);
+    for (int s = 0; s < 100; ++s) whole->step(p);
+    InitialState start = whole->capture_state();
+    const Snapshot mid = whole->download();
+    for (int s = 0; s < 40; ++s) whole->step(p);
+    const Snapshot expected = whole->download();
+
+    const float halo = rank_halo(p);
+    const SlabDecomposition slabs = balanced_slabs(
+        init.domain, transport->size(), halo,
+        coordinates_along(even_slabs(init.domain, transport->size(), halo), mid.pos));
+    RankStepper rank(*transport, slabs, init, p, gridded_cpu());
+    rank.reset(mid.pos, mid.vel, start.friction);
+    for (int s = 0; s < 40; ++s) rank.step(p);
+    FrictionRecord memory;
+    const Snapshot got = rank.gather(&memory);
+    if (transport->rank() != 0) return;
+    ASSERT_EQ(got.pos.size(), expected.pos.size());
+    EXPECT_EQ(memory.omega.size(), expected.pos.size());
     EXPECT_EQ(std::memcmp(got.pos.data(), expected.pos.data(), got.pos.size() * sizeof(Float4)), 0);
     EXPECT_EQ(std::memcmp(got.vel.data(), expected.vel.data(), got.vel.size() * sizeof(Float4)), 0);
 }

@@ -113,10 +113,6 @@ TEST(RanksInOneProcess, RefusesWhatItCannotStepExactly) {
     EXPECT_THROW(RanksInOneProcess(even_slabs(d, 2, interaction_range(p)), d, g,
                                    preset_params(Preset::Water), cpu()),
                  Error);
-    Params frictional = p;
-    frictional.contact = int(ContactLaw::Frictional);
-    EXPECT_THROW(RanksInOneProcess(even_slabs(d, 2, interaction_range(p)), d, g, frictional, cpu()),
-                 Error);
 }
 
 }  // namespace

@@ -47,6 +47,7 @@ class ThreadMailbox::Transport final : public RankTransport {
     }
     Parcel gather(const Parcel& mine) override {
         std::vector<Parcel> out(static_cast<std::size_t>(size()));
+        for (Parcel& p : out) p.row_bytes = mine.row_bytes;
         out[0] = mine;
         Parcel all = exchange(out);
         return rank_ == 0 ? all : Parcel{};
