@@ -13,6 +13,7 @@
 #include "app/lab/cli_checks.h"
 #include "app/lab/output_file.h"
 #include "app/lab/rank_bench.h"
+#include "app/lab/rank_export.h"
 #include "app/lab/sweep.h"
 #include "sim/core/enum_names.h"
 #include "sim/core/error.h"
@@ -170,10 +171,12 @@ int BenchCommand::run() {
     const bool exporting = c.count("--export") > 0;
     // Started by mpirun: this process is one rank of the scene, not the whole of it.
     if (sim::mpi_job_size_from_environment() > 0) {
-        PLAB_REQUIRE(sweeps_.empty() && !exporting && !video_.on(),
-                     "under mpirun the bench steps one scene over the ranks: --sweep, --export "
-                     "and --video are not run over several ranks yet");
-        return run_ranks();
+        PLAB_REQUIRE(sweeps_.empty() && !video_.on(),
+                     "under mpirun the bench steps one scene over the ranks: --sweep and --video "
+                     "are not run over several ranks yet");
+        PLAB_REQUIRE(!exporting || (config_.checkpoint == nullptr && config_.save.empty()),
+                     "--load and --save go with a bench run, not --export");
+        return run_ranks(exporting);
     }
     if (video_.on()) {
 #if !PLAB_HAS_RENDER
@@ -217,9 +220,14 @@ int BenchCommand::run() {
     return run_bench(config_, std::cout, progress) ? 0 : kInvalidRunExit;
 }
 
-int BenchCommand::run_ranks() {
+int BenchCommand::run_ranks(bool exporting) {
     const std::unique_ptr<sim::RankTransport> transport = sim::make_mpi_transport();
     try {
+        if (exporting) {
+            PLAB_REQUIRE(config_.render == "off", "--export and --render do not go together");
+            run_rank_export(config_, export_, *transport, std::cout, std::cerr);
+            return 0;
+        }
         return run_rank_bench(config_, *transport, std::cout) ? 0 : kInvalidRunExit;
     } catch (const std::exception& e) {
         // The other ranks may wait for this one in a collective: the error ends the job.

@@ -23,8 +23,9 @@ class BenchCommand {
     int run();
 
   private:
-    // Under mpirun: this process's rank of the scene (rank_bench.h); an error ends the job.
-    int run_ranks();
+    // Under mpirun: this process's rank of the scene, timed (rank_bench.h) or exported
+    // (rank_export.h); an error ends the job.
+    int run_ranks(bool exporting);
 
     CLI::App* command_;
     BenchConfig config_;

@@ -70,6 +70,45 @@ ExportPlan plan_export(double every, double duration, double dt) {
     return plan;
 }
 
+void write_export_frames(const ExportPlan& plan, ExportSeries* series, const FrameSource& source,
+                         const sim::Params& params, std::ostream& progress) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    long long done = 0;  // steps run
+    for (std::size_t k = 0; k < plan.frames(); ++k) {
+        for (; done < plan.steps[k]; ++done) {
+            // SIGINT or SIGTERM (interrupt.h): stop between steps with the list complete.
+            if (interrupted()) {
+                if (series) series->finish();
+                throw Interrupted("interrupted by " + interrupt_name() +
+                                  " at t = " + seconds(static_cast<double>(done) * plan.dt) +
+                                  (series ? ": " + kept(*series, k) : std::string()));
+            }
+            source.step();
+        }
+        if (!source.gather()) continue;  // this process writes no frame
+        const double t = plan.time(k);
+        if (k > 0) {
+            const std::string why = source.divergence();
+            if (!why.empty()) {
+                list_what_is_there(*series);
+                throw Error("the simulation diverged before t = " + seconds(t) + ": " + why + " " +
+                            kept(*series, k) + ".");
+            }
+        }
+        try {
+            series->write(source.snapshot(), params, t);
+        } catch (const std::exception& e) {
+            list_what_is_there(*series);
+            throw Error(std::string(e.what()) + " (" + kept(*series, k) + ")");
+        }
+        const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+        progress << "  frame " << k + 1 << "/" << plan.frames()
+                 << format_numbers("  t = %.6g s  wall %.2f s\n", t, wall) << std::flush;
+    }
+    if (series) series->finish();
+}
+
 void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostream& out,
                 std::ostream& progress) {
     using Clock = std::chrono::steady_clock;
@@ -105,40 +144,16 @@ void run_export(const BenchConfig& bench, const ExportConfig& config, std::ostre
         << std::flush;
 
     const auto start = Clock::now();
-    long long done = 0;  // steps run
-    for (std::size_t k = 0; k < plan.frames(); ++k) {
-        for (; done < plan.steps[k]; ++done) {
-            // SIGINT or SIGTERM (interrupt.h): stop between steps with the list complete.
-            if (interrupted()) {
-                series.finish();
-                throw Interrupted("interrupted by " + interrupt_name() +
-                                  " at t = " + seconds(static_cast<double>(done) * plan.dt) + ": " +
-                                  kept(series, k));
-            }
-            simulator.step(params);
-        }
+    FrameSource source;
+    source.step = [&] { simulator.step(params); };
+    source.gather = [&] {
         simulator.synchronize();
         simulator.take_timings();  // not measured here; drained so they do not pile up
-        const double t = plan.time(k);
-        if (k > 0) {
-            const std::string why = sim::divergence_reason(simulator.stats(params), params);
-            if (!why.empty()) {
-                list_what_is_there(series);
-                throw Error("the simulation diverged before t = " + seconds(t) + ": " + why + " " +
-                            kept(series, k) + ".");
-            }
-        }
-        try {
-            series.write(simulator.download(), params, t);
-        } catch (const std::exception& e) {
-            list_what_is_there(series);
-            throw Error(std::string(e.what()) + " (" + kept(series, k) + ")");
-        }
-        const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-        progress << "  frame " << k + 1 << "/" << plan.frames()
-                 << format_numbers("  t = %.6g s  wall %.2f s\n", t, wall) << std::flush;
-    }
-    series.finish();
+        return true;
+    };
+    source.divergence = [&] { return sim::divergence_reason(simulator.stats(params), params); };
+    source.snapshot = [&] { return simulator.download(); };
+    write_export_frames(plan, &series, source, params, progress);
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
     out << "  wrote        " << plan.frames() << " frames (frame_NNNNNN.vtk and .csv) and "
         << kSeriesFileName << " in " << series.folder().string()

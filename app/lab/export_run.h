@@ -2,11 +2,15 @@
 // `particle-lab bench --export DIR`: runs the scene for a span of simulated time and writes
 // the particles every so often (export_series.h), instead of timing steps.
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "app/lab/bench_config.h"
+#include "app/lab/export_series.h"
+#include "sim/engine/simulator.h"
+#include "sim/model/params.h"
 
 namespace plab::app {
 
@@ -31,6 +35,23 @@ struct ExportPlan {
 // number, when `every` is shorter than one step (frames would repeat), longer than
 // `duration` (only frame 0 would be written), or asks for more than a million frames.
 ExportPlan plan_export(double every, double duration, double dt);
+
+// Where the frames of an export come from: one simulator (run_export) or the ranks of a job
+// (rank_export.h).
+struct FrameSource {
+    std::function<void()> step;  // one step of dt
+    // Brings the state to the process that writes the frames; false on the others.
+    std::function<bool()> gather;
+    std::function<std::string()> divergence;  // after gather(): why it is no result, or ""
+    std::function<sim::Snapshot()> snapshot;  // after gather(): the particles in id order
+};
+
+// Steps `source` to each frame of `plan` and, where gather() says so, checks the state and
+// writes it into `series` (null on the processes that write nothing), a line per frame to
+// `progress`. Throws as run_export: a diverged state or an unwritable frame (the frames before
+// stay, listed), Interrupted between steps on SIGINT/SIGTERM.
+void write_export_frames(const ExportPlan& plan, ExportSeries* series, const FrameSource& source,
+                         const sim::Params& params, std::ostream& progress);
 
 // Sets up the scene as `bench` asks (preset or scene file, --particles, --set, backend and
 // variant switches), then runs it, writing each planned frame into config.folder. A line

@@ -10,12 +10,10 @@
 #include "app/lab/bench.h"
 #include "app/lab/bench_run.h"
 #include "app/lab/percentile.h"
-#include "sim/core/enum_names.h"
+#include "app/lab/rank_run.h"
 #include "sim/core/error.h"
 #include "sim/core/format_numbers.h"
 #include "sim/io/checkpoint.h"
-#include "sim/ranks/rank_stepper.h"
-#include "sim/run/make_simulator.h"
 
 namespace plab::app {
 namespace {
@@ -34,13 +32,6 @@ void require_rank_config(const BenchConfig& c) {
                  "over several ranks the bench measures right after the warm-up (--window "
                  "start), not --window " +
                      c.window);
-}
-
-std::string cut_list(const sim::SlabDecomposition& s) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < s.cuts.size(); ++i)
-        out += (i ? ", " : "") + format_numbers("%.4g", s.cuts[i]);
-    return out + "]";
 }
 
 void print_table(std::ostream& out, const std::vector<double>& all, int ranks) {
@@ -63,64 +54,31 @@ void print_table(std::ostream& out, const std::vector<double>& all, int ranks) {
 
 bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, std::ostream& out) {
     require_rank_config(config);
-    BenchRun run(config);
-    const sim::Params& params = run.params();
-    PLAB_REQUIRE(!run.run().description().sources,
-                 "emitters and sinks change the particle count: not over several ranks yet");
-    const bool root = transport.rank() == 0;
-    const sim::Snapshot all = run.simulator().download();
-    const sim::InitialState scene = run.simulator().capture_state();
-    const float halo = sim::rank_halo(params);
-    const sim::SlabDecomposition slabs = sim::balanced_slabs(
-        scene.domain, transport.size(), halo,
-        sim::coordinates_along(sim::even_slabs(scene.domain, transport.size(), halo), all.pos));
-    auto simulator = sim::make_simulator(run.run().backend());
-    simulator->set_options(run.run().options());
-    sim::RankStepper rank(transport, slabs, scene, params, std::move(simulator));
-    rank.reset(all.pos, all.vel, scene.friction);
-
-    for (int s = 0; s < config.warmup; ++s) rank.step(params);
+    RankRun ranks(config, transport);
+    const sim::Params& params = ranks.params();
+    for (int s = 0; s < config.warmup; ++s) ranks.step();
     std::vector<double> halo_n, compute, exchange, wall;
     double crossed = 0;
     for (int s = 0; s < config.steps; ++s) {
         const auto t0 = Clock::now();
-        rank.step(params);
+        ranks.step();
         wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        halo_n.push_back(double(rank.last().halo));
-        compute.push_back(rank.last().compute_ms);
-        exchange.push_back(rank.last().exchange_ms);
-        crossed += double(rank.last().migrated);
+        const sim::RankStepStats& last = ranks.stepper().last();
+        halo_n.push_back(double(last.halo));
+        compute.push_back(last.compute_ms);
+        exchange.push_back(last.exchange_ms);
+        crossed += double(last.migrated);
     }
     const std::vector<double> table =
-        transport.all_gather({double(rank.own().size()), median(halo_n), crossed, median(compute),
-                              median(exchange), median(wall)});
-    sim::FrictionRecord final_friction;
-    const sim::Snapshot final_state = rank.gather(&final_friction);
-    if (!root) return true;
-
-    // The divergence guard on the gathered state, in the bench's own simulator.
-    sim::InitialState gathered = scene;
-    gathered.pos = final_state.pos;
-    gathered.vel = final_state.vel;
-    gathered.order.clear();
-    gathered.pos_hi.clear();
-    gathered.vel_hi.clear();
-    gathered.friction = std::move(final_friction);
-    run.simulator().reset(gathered, params);
-    const std::string invalid = invalid_state(run.simulator(), params, "after the measured steps");
+        transport.all_gather({double(ranks.stepper().own().size()), median(halo_n), crossed,
+                              median(compute), median(exchange), median(wall)});
+    if (!ranks.gather()) return true;
+    // The divergence guard on the gathered state.
+    const std::string invalid = ranks.invalid("after the measured steps");
 
     out << "Particle Lab bench over " << transport.size() << " ranks (" << transport.name()
         << ")\n";
-    out << "  backend      " << sim::backend_name(run.simulator().backend()) << ": "
-        << run.simulator().device_name() << ", one simulator a rank\n";
-    out << "  model        " << sim::model_name(params.model) << ", " << run.label() << "\n";
-    out << "  particles    " << all.pos.size() << "\n";
-    out << "  slabs        along "
-        << "xyz"[slabs.axis] << " at " << cut_list(slabs)
-        << format_numbers(" m, halo %.4g m (", slabs.halo)
-        << (params.model == sim::Model::Sph ? "twice the interaction range"
-                                            : "the interaction range")
-        << ")\n";
+    ranks.describe(out);
     out << "  steps        " << config.steps << " measured after " << config.warmup
         << " warm-up, dt " << params.dt
         << " s, substeps forced to 1; each rank's simulator restarts from its particles every "
@@ -133,6 +91,7 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     out << format_numbers("  step         %.4f ms (median, rank 0's host clock), %.1f steps/s\n",
                           table[kStep], table[kStep] > 0 ? 1000.0 / table[kStep] : 0.0);
     if (!config.save.empty()) {
+        BenchRun& run = ranks.bench();
         sim::Checkpoint ck;
         ck.run = run.run().description();
         const auto done = static_cast<std::uint64_t>(config.warmup + config.steps);

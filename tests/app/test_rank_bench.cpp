@@ -6,12 +6,16 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "app/lab/bench.h"
+#include "app/lab/export_run.h"
 #include "app/lab/rank_bench.h"
+#include "app/lab/rank_export.h"
 #include "sim/core/error.h"
 #include "sim/io/checkpoint.h"
 #include "sim/ranks/mpi_transport.h"
@@ -123,6 +127,35 @@ TEST(RankBench, ContinuesAOneProcessCheckpointOnAnyRankCount) {
     EXPECT_EQ(a.run.steps, b.run.steps);
     EXPECT_TRUE(same_bits(by_id(a.state.pos, a.state.order), by_id(b.state.pos, b.state.order)));
     EXPECT_TRUE(same_bits(by_id(a.state.vel, a.state.order), by_id(b.state.vel, b.state.order)));
+}
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `--export` over the ranks: each frame gathered on rank 0 and written as one process writes
+// it; the files equal one process's byte for byte (the same steps in the same order).
+TEST(RankBench, TheRanksExportTheFramesOneProcessExports) {
+    if (shared_dir.empty()) GTEST_SKIP() << "no folder shared by the ranks given (argv[1])";
+    ExportConfig e;
+    e.every = 2.0;  // four steps of the classic preset's dt
+    e.duration = 8.0;
+    e.folder = shared_dir + "/export_ranks";
+    std::ostringstream out, progress;
+    run_rank_export(pile(0, 1), e, *transport, out, progress);
+    if (transport->rank() != 0) return;
+    EXPECT_NE(out.str().find("gathered on rank 0"), std::string::npos) << out.str();
+    ExportConfig one = e;
+    one.folder = shared_dir + "/export_one";
+    run_export(pile(0, 1), one, out, progress);
+    for (const char* name : {"frame_000000.csv", "frame_000002.csv", "frame_000004.csv",
+                             "frame_000004.vtk", "particles.vtk.series"}) {
+        const std::string a = file_text(e.folder + "/" + name);
+        EXPECT_FALSE(a.empty()) << name;
+        EXPECT_EQ(a, file_text(one.folder + "/" + name)) << name << " differs";
+    }
+    EXPECT_FALSE(std::filesystem::exists(e.folder + "/frame_000005.csv"));
 }
 
 TEST(RankBench, RefusesWhatTheRanksCannotRunYet) {
