@@ -16,6 +16,7 @@
 #include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/model/presets.h"
+#include "sim/rank_checks.h"
 #include "sim/ranks/rank_stepper.h"
 #include "sim/run/make_simulator.h"
 #include "sim/thread_transport.h"
@@ -23,6 +24,10 @@
 
 namespace plab::sim {
 namespace {
+
+using testing::largest;
+using testing::largest_difference;
+using testing::same_bits;
 
 class CudaRanks : public test::CudaTest {};
 
@@ -33,13 +38,6 @@ std::unique_ptr<Simulator> deterministic_cuda() {
     o.neighbour_list = kOff;  // the grid every step, as each rank's restarted simulator
     s->set_options(o);
     return s;
-}
-
-double largest_difference(const std::vector<Float4>& a, const std::vector<Float4>& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        d = std::max<double>(d, std::sqrt(length_squared(xyz(a[i]) - xyz(b[i]))));
-    return d;
 }
 
 // `steps` steps from `start` (its frictional state too) on `ranks` ranks sharing the device,
@@ -88,9 +86,9 @@ void check_case(Preset preset, std::size_t count, int before, int steps) {
         std::printf("  %s, %d ranks on one device: largest position difference %.3g m\n",
                     std::string(preset_name(preset)).c_str(), ranks,
                     largest_difference(got.pos, expected.pos));
-        EXPECT_EQ(std::memcmp(got.pos.data(), expected.pos.data(), got.pos.size() * 16), 0)
+        EXPECT_TRUE(same_bits(got.pos, expected.pos))
             << ranks << " ranks: positions differ from one simulator's";
-        EXPECT_EQ(std::memcmp(got.vel.data(), expected.vel.data(), got.vel.size() * 16), 0)
+        EXPECT_TRUE(same_bits(got.vel, expected.vel))
             << ranks << " ranks: velocities differ from one simulator's";
     }
     EXPECT_GT(crossed, 0u) << "no particle crossed a cut: a weak test";
@@ -102,12 +100,6 @@ TEST_F(CudaRanks, ThePileOnTwoAndFourRanksIsOneSimulatorsBitForBit) {
 
 TEST_F(CudaRanks, TheDamBreakOnTwoAndFourRanksIsOneSimulatorsBitForBit) {
     check_case(Preset::Water, 30000, 600, 80);
-}
-
-double largest(const std::vector<Float4>& v) {
-    double d = 0;
-    for (const Float4& x : v) d = std::max<double>(d, std::sqrt(length_squared(xyz(x))));
-    return d;
 }
 
 // The frictional law: each particle's rotation and contact memory travel with it. A slumping
@@ -134,8 +126,8 @@ TEST_F(CudaRanks, TheSlumpingBlockOnRanksCarriesTheContactMemory) {
     const Snapshot one = on_ranks(1, start, p, 40, &crossed);
     for (int ranks : {2, 4}) {
         const Snapshot got = on_ranks(ranks, start, p, 40, &crossed);
-        EXPECT_EQ(std::memcmp(got.pos.data(), one.pos.data(), got.pos.size() * 16), 0) << ranks;
-        EXPECT_EQ(std::memcmp(got.vel.data(), one.vel.data(), got.vel.size() * 16), 0) << ranks;
+        EXPECT_TRUE(same_bits(got.pos, one.pos)) << ranks;
+        EXPECT_TRUE(same_bits(got.vel, one.vel)) << ranks;
     }
     EXPECT_GT(crossed, 0u);
     InitialState forgetful = start;

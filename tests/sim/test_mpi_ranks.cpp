@@ -12,26 +12,17 @@
 #include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/model/presets.h"
+#include "sim/rank_checks.h"
 #include "sim/ranks/mpi_transport.h"
 #include "sim/ranks/rank_stepper.h"
 
 namespace plab::sim {
 namespace {
 
-RankTransport* transport = nullptr;  // the job's, made in main
+using testing::gridded_cpu;
+using testing::same_bits;
 
-std::unique_ptr<Simulator> gridded_cpu() {
-    auto s = std::make_unique<CpuSimulator>();
-    SimulatorOptions o;
-    o.neighbour_list = kOff;
-    // The whole simulator's memory then stays in id order, as a rank's does (it restarts from
-    // its particles in id order every step): with sorted memory the whole run keeps the last
-    // step's cell order, which orders each cell's force sums otherwise.
-    o.sorted_memory = false;
-    o.deterministic = true;  // no scatter forces: their atomics would order the sums
-    s->set_options(o);
-    return s;
-}
+RankTransport* transport = nullptr;  // the job's, made in main
 
 TEST(MpiRanks, TheCollectivesCarryWhatTheyWereGiven) {
     const int me = transport->rank(), n = transport->size();
@@ -95,8 +86,8 @@ TEST(MpiRanks, TheRanksStepThePileAsOneSimulatorBitForBit) {
     std::printf("  %d ranks: %.0f halo copies, %.0f particles crossed a cut over 60 steps\n",
                 transport->size(), all_halo, all_moved);
     ASSERT_EQ(got.pos.size(), expected.pos.size());
-    EXPECT_EQ(std::memcmp(got.pos.data(), expected.pos.data(), got.pos.size() * sizeof(Float4)), 0);
-    EXPECT_EQ(std::memcmp(got.vel.data(), expected.vel.data(), got.vel.size() * sizeof(Float4)), 0);
+    EXPECT_TRUE(same_bits(got.pos, expected.pos));
+    EXPECT_TRUE(same_bits(got.vel, expected.vel));
 }
 
 // The frictional law over MPI: each particle's rotation and contact memory travel with it as a
@@ -125,8 +116,8 @@ TEST(MpiRanks, TheRanksCarryTheFrictionalMemoryBitForBit) {
     if (transport->rank() != 0) return;
     ASSERT_EQ(got.pos.size(), expected.pos.size());
     EXPECT_EQ(memory.omega.size(), expected.pos.size());
-    EXPECT_EQ(std::memcmp(got.pos.data(), expected.pos.data(), got.pos.size() * sizeof(Float4)), 0);
-    EXPECT_EQ(std::memcmp(got.vel.data(), expected.vel.data(), got.vel.size() * sizeof(Float4)), 0);
+    EXPECT_TRUE(same_bits(got.pos, expected.pos));
+    EXPECT_TRUE(same_bits(got.vel, expected.vel));
 }
 
 }  // namespace

@@ -16,32 +16,21 @@
 #include "sim/friction_scene.h"
 #include "sim/list_compare.h"
 #include "sim/model/presets.h"
+#include "sim/rank_checks.h"
 #include "sim/ranks/rank_stepper.h"
 #include "sim/thread_transport.h"
 
 namespace plab::sim {
 namespace {
 
+using testing::gridded_cpu;
+using testing::largest;
+using testing::largest_difference;
+using testing::same_bits;
+
 using testing::one_step_params;
 using testing::preset_state;
 using testing::ThreadMailbox;
-
-std::unique_ptr<Simulator> gridded_cpu() {
-    auto s = std::make_unique<CpuSimulator>();
-    SimulatorOptions o;
-    o.neighbour_list = kOff;
-    // The whole simulator's memory then stays in id order, as a rank's does (it restarts from
-    // its particles in id order every step): with sorted memory the whole run keeps the last
-    // step's cell order, which orders each cell's force sums otherwise.
-    o.sorted_memory = false;
-    o.deterministic = true;  // no scatter forces: their atomics would order the sums
-    s->set_options(o);
-    return s;
-}
-
-bool same_bits(const std::vector<Float4>& a, const std::vector<Float4>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Float4)) == 0;
-}
 
 // `steps` steps from `start` (its frictional state too) on `ranks` ranks, gathered.
 Snapshot on_ranks(int ranks, const InitialState& start, const Params& p, int steps,
@@ -125,19 +114,6 @@ TEST(RankStepper, SphOnTwoAndFourRanksEqualsOneBitForBit) {
                                  gridded_cpu()),
                      Error);
     });
-}
-
-double largest_difference(const std::vector<Float4>& a, const std::vector<Float4>& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        d = std::max<double>(d, std::sqrt(length_squared(xyz(a[i]) - xyz(b[i]))));
-    return d;
-}
-
-double largest(const std::vector<Float4>& v) {
-    double d = 0;
-    for (const Float4& x : v) d = std::max<double>(d, std::sqrt(length_squared(xyz(x))));
-    return d;
 }
 
 // The frictional law over ranks: each particle's rotation and contact memory travel with it
