@@ -21,7 +21,7 @@ cmake --preset asan
 cmake --build --preset asan
 ctest --preset asan
 
-echo "== libFuzzer targets, ${PLAB_FUZZ_SECONDS:-60} s each =="
-./scripts/fuzz.sh "${PLAB_FUZZ_SECONDS:-60}"
+echo "== libFuzzer targets, ${PLAB_FUZZ_SECONDS:-30} s each =="
+./scripts/fuzz.sh "${PLAB_FUZZ_SECONDS:-30}"
 
 echo "test.sh: all passed in $(( $(date +%s) - start )) s"
