@@ -21,6 +21,11 @@ namespace {
 using sim::format_numbers;
 using Clock = std::chrono::steady_clock;
 
+// The cuts move to the particles' quantiles when a rank holds this much more than the mean,
+// checked every kRebalanceCheck steps (between the timed steps; counted and timed apart).
+constexpr int kRebalanceCheck = 50;
+constexpr double kRebalanceAbove = 1.1;
+
 // What each rank reports for the table, in this order.
 enum Column { kOwned, kHalo, kCrossed, kCompute, kExchange, kStep, kColumns };
 
@@ -56,10 +61,28 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     require_rank_config(config);
     RankRun ranks(config, transport);
     const sim::Params& params = ranks.params();
-    for (int s = 0; s < config.warmup; ++s) ranks.step();
+    int rebalances = 0;
+    double rebalance_ms = 0, last_before = 0, last_after = 0;
+    const auto balance = [&](int step) {
+        if (step == 0 || step % kRebalanceCheck != 0) return;
+        const auto t0 = Clock::now();
+        sim::RankStepper& stepper = ranks.stepper();
+        if (stepper.imbalance() > kRebalanceAbove) {
+            const sim::RankStepper::Rebalance r = stepper.rebalance();
+            ++rebalances;
+            last_before = r.before;
+            last_after = r.after;
+        }
+        rebalance_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    for (int s = 0; s < config.warmup; ++s) {
+        balance(s);
+        ranks.step();
+    }
     std::vector<double> halo_n, compute, exchange, wall;
     double crossed = 0;
     for (int s = 0; s < config.steps; ++s) {
+        balance(config.warmup + s);
         const auto t0 = Clock::now();
         ranks.step();
         wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
@@ -84,6 +107,16 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
         << " s, substeps forced to 1; each rank's simulator restarts from its particles every "
            "step (exact, not fast)\n";
     print_table(out, table, transport.size());
+    out << "  cuts         "
+        << (rebalances == 0
+                ? format_numbers("kept (no rank over %.2f times the mean at a check every ",
+                                 kRebalanceAbove) +
+                      std::to_string(kRebalanceCheck) + " steps)"
+                : std::to_string(rebalances) +
+                      format_numbers(" rebalance(s), the last from %.2f to %.2f times the mean, "
+                                     "%.3f ms in all (rank 0, not in the step times)",
+                                     last_before, last_after, rebalance_ms))
+        << "\n";
     if (!invalid.empty()) {
         out << "  INVALID      " << invalid << ": these timings are not a result\n";
         return false;

@@ -29,7 +29,7 @@ class RankRun {
     // Rank 0, after gather(): why the state is no result ("" when sound), said as `when`.
     std::string invalid(const char* when);
 
-    const sim::RankStepper& stepper() const { return stepper_; }
+    sim::RankStepper& stepper() { return stepper_; }
     sim::RankTransport& transport() { return transport_; }
     BenchRun& bench() { return run_; }
     const sim::Params& params() const { return run_.params(); }

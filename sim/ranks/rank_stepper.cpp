@@ -92,6 +92,34 @@ void RankStepper::substep(const Params& one) {
     last_.exchange_ms += ms_since(t0);
 }
 
+double RankStepper::imbalance() {
+    const std::vector<double> counts = transport_.all_gather({double(own_.size())});
+    double most = 0, sum = 0;
+    for (double c : counts) {
+        most = std::max(most, c);
+        sum += c;
+    }
+    return sum > 0 ? most * double(counts.size()) / sum : 1.0;
+}
+
+RankStepper::Rebalance RankStepper::rebalance() {
+    Rebalance r;
+    r.before = imbalance();
+    // Every rank learns every particle's coordinate (in rank order, the same on all ranks),
+    // so each cuts the same slabs.
+    Parcel mine;
+    for (std::size_t k = 0; k < own_.size(); ++k) mine.push(own_.id[k], own_.pos[k], Float4{});
+    const Parcel all =
+        transport_.exchange(std::vector<Parcel>(static_cast<std::size_t>(transport_.size()), mine));
+    slabs_ = balanced_slabs(scene_.domain, transport_.size(), slabs_.halo,
+                            coordinates_along(slabs_, all.pos));
+    const std::vector<Parcel> out = take_migrants(slabs_, transport_.rank(), own_);
+    for (const Parcel& p : out) r.moved += p.size();
+    own_.append(transport_.exchange(out));
+    r.after = imbalance();
+    return r;
+}
+
 Snapshot RankStepper::gather(FrictionRecord* friction) {
     const Parcel all = transport_.gather(own_);
     if (transport_.rank() != 0) return {};

@@ -46,6 +46,17 @@ class RankStepper {
     // frictional law its state by id in `friction` when given; the others: empty.
     Snapshot gather(FrictionRecord* friction = nullptr);
 
+    // Collective: the most particles a rank holds over the mean (1: even).
+    double imbalance();
+    // Collective: moves the cuts to the particles' quantiles now (balanced_slabs, every slab
+    // still a halo wide) and hands each rank the particles of its new slab. The steps after
+    // it are the same, bit for bit: only who steps which particle changes.
+    struct Rebalance {
+        double before = 0, after = 0;  // imbalance
+        std::size_t moved = 0;         // particles this rank handed over
+    };
+    Rebalance rebalance();
+
     const Parcel& own() const { return own_; }
     const RankStepStats& last() const { return last_; }
     const SlabDecomposition& slabs() const { return slabs_; }
