@@ -23,8 +23,7 @@ float rank_halo(const Params& params) {
     return params.model == Model::Sph ? 2.f * range : range;
 }
 
-void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
-                            const InitialState& /*scene*/) {
+void require_rank_steppable(const Params& params, const SlabDecomposition& slabs) {
     const float halo = rank_halo(params);
     PLAB_REQUIRE(slabs.halo >= halo,
                  "a halo of " + format_numbers("%g", slabs.halo) + " m is narrower than the " +
@@ -46,13 +45,14 @@ RankStepper::RankStepper(RankTransport& transport, SlabDecomposition slabs, Init
                  "the decomposition has " + std::to_string(slabs_.ranks()) + " slabs for " +
                      std::to_string(transport_.size()) + " ranks");
     PLAB_REQUIRE(simulator_ != nullptr, "a rank needs a simulator");
-    require_rank_steppable(params, slabs_, scene_);
+    require_rank_steppable(params, slabs_);
     frictional_ = runs_frictional_law(params);
     scene_.pos.clear();
     scene_.vel.clear();
     scene_.order.clear();
     scene_.pos_hi.clear();
     scene_.vel_hi.clear();
+    scene_.friction = {};
 }
 
 void RankStepper::reset(const std::vector<Float4>& pos, const std::vector<Float4>& vel,

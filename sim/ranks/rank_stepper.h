@@ -79,9 +79,8 @@ class RankStepper {
 // over the neighbours' own neighbours.
 float rank_halo(const Params& params);
 
-// Throws plab::Error unless the ranks step `params` over `scene` exactly: a halo at least
+// Throws plab::Error unless the ranks step `params` exactly: a halo at least
 // rank_halo.
-void require_rank_steppable(const Params& params, const SlabDecomposition& slabs,
-                            const InitialState& scene);
+void require_rank_steppable(const Params& params, const SlabDecomposition& slabs);
 
 }  // namespace plab::sim

@@ -15,7 +15,7 @@ RanksInOneProcess::RanksInOneProcess(SlabDecomposition slabs, Domain domain, Gri
     : slabs_(std::move(slabs)) {
     scene_.domain = domain;
     scene_.grid = grid;
-    require_rank_steppable(params, slabs_, scene_);
+    require_rank_steppable(params, slabs_);
     frictional_ = runs_frictional_law(params);
     ranks_.resize(static_cast<std::size_t>(slabs_.ranks()));
     for (Rank& r : ranks_) r.simulator = make();
