@@ -124,18 +124,15 @@ bool run_rank_bench(const BenchConfig& config, sim::RankTransport& transport, st
     out << format_numbers("  step         %.4f ms (median, rank 0's host clock), %.1f steps/s\n",
                           table[kStep], table[kStep] > 0 ? 1000.0 / table[kStep] : 0.0);
     if (!config.save.empty()) {
-        BenchRun& run = ranks.bench();
-        sim::Checkpoint ck;
-        ck.run = run.run().description();
-        const auto done = static_cast<std::uint64_t>(config.warmup + config.steps);
-        ck.run.steps += done;
-        ck.run.time += double(done) * sim::step_seconds(params.dt);
-        ck.params = params;
-        ck.state = run.simulator().capture_state();
-        sim::write_checkpoint(config.save, ck);
+        BenchRun& run = ranks.bench();  // its simulator holds the gathered state
+        sim::RunDescription done = run.run().description();
+        const auto steps = static_cast<std::uint64_t>(config.warmup + config.steps);
+        done.steps += steps;
+        done.time += double(steps) * sim::step_seconds(params.dt);
+        sim::save_checkpoint(config.save, run.simulator(), params, done);
         std::cerr << "saved " << config.save
                   << format_numbers(" (step %.0f, t = %.6g s, gathered from %.0f ranks)\n",
-                                    double(ck.run.steps), ck.run.time, double(transport.size()));
+                                    double(done.steps), done.time, double(transport.size()));
     }
     return true;
 }

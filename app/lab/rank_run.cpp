@@ -23,9 +23,7 @@ sim::InitialState scene_without_sources(BenchRun& run) {
 sim::SlabDecomposition slabs_for(const sim::InitialState& scene, const sim::Snapshot& all,
                                  const sim::Params& params, int ranks) {
     const float halo = sim::rank_halo(params);
-    return sim::balanced_slabs(
-        scene.domain, ranks, halo,
-        sim::coordinates_along(sim::even_slabs(scene.domain, ranks, halo), all.pos));
+    return sim::slabs_at_quantiles(scene.domain, ranks, halo, all.pos);
 }
 
 std::unique_ptr<sim::Simulator> rank_simulator(BenchRun& run) {

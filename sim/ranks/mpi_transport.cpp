@@ -1,5 +1,6 @@
-// rank_transport.h over MPI (built with PLAB_HAS_MPI). Parcels travel as three arrays (ids,
-// positions, velocities) in one all-to-all each, after an all-to-all of their counts. Every MPI
+// rank_transport.h over MPI (built with PLAB_HAS_MPI). Parcels travel as their arrays (ids,
+// positions, velocities and the frictional rows) in one all-to-all each, after an all-to-all of
+// their counts. Every MPI
 // call's result is checked: the communicator returns errors instead of aborting, and a failed
 // call throws naming it.
 // The C interface only (Open MPI's and MPICH's deprecated C++ bindings stay out).
@@ -47,10 +48,32 @@ std::vector<int> offsets(const std::vector<int>& counts) {
     return out;
 }
 
+// `counts` of particles as counts of elements, `k` a particle.
 std::vector<int> times(const std::vector<int>& counts, int k) {
     std::vector<int> out(counts);
-    for (int& c : out) c = as_count(static_cast<std::size_t>(c) * k, "a parcel's floats");
+    for (int& c : out)
+        c = as_count(static_cast<std::size_t>(c) * static_cast<std::size_t>(k), "a parcel's array");
     return out;
+}
+
+// One array of the parcels moved by an all-to-all: `per` elements of `type` a particle, the
+// counts given in particles.
+void all_to_all(const void* from, const std::vector<int>& send, void* to,
+                const std::vector<int>& recv, int per, MPI_Datatype type, const char* what) {
+    const std::vector<int> s = times(send, per), r = times(recv, per);
+    check(MPI_Alltoallv(from, s.data(), offsets(s).data(), type, to, r.data(), offsets(r).data(),
+                        type, MPI_COMM_WORLD),
+          what);
+}
+
+// One array of a parcel gathered on rank 0: `count` particles here of `per` elements of `type`;
+// `counts` (rank 0 only) every rank's particles.
+void gather_on_root(const void* from, std::size_t count, void* to, const std::vector<int>& counts,
+                    int per, MPI_Datatype type, const char* what) {
+    const std::vector<int> c = times(counts, per), d = offsets(c);
+    check(MPI_Gatherv(from, as_count(count * static_cast<std::size_t>(per), what), type, to,
+                      c.data(), d.data(), type, 0, MPI_COMM_WORLD),
+          what);
 }
 
 class MpiTransport final : public RankTransport {
@@ -89,37 +112,27 @@ class MpiTransport final : public RankTransport {
         }
         check(MPI_Alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, MPI_COMM_WORLD),
               "MPI_Alltoall");
-        const std::vector<int> sdisp = offsets(send), rdisp = offsets(recv);
         std::size_t n = 0;
         for (int c : recv) n += static_cast<std::size_t>(c);
         Parcel in;
         in.id.resize(n);
         in.pos.resize(n);
         in.vel.resize(n);
-        check(MPI_Alltoallv(flat.id.data(), send.data(), sdisp.data(), MPI_UINT32_T, in.id.data(),
-                            recv.data(), rdisp.data(), MPI_UINT32_T, MPI_COMM_WORLD),
-              "MPI_Alltoallv (ids)");
-        const std::vector<int> send4 = times(send, 4), recv4 = times(recv, 4);
-        const std::vector<int> sdisp4 = offsets(send4), rdisp4 = offsets(recv4);
-        check(MPI_Alltoallv(flat.pos.data(), send4.data(), sdisp4.data(), MPI_FLOAT, in.pos.data(),
-                            recv4.data(), rdisp4.data(), MPI_FLOAT, MPI_COMM_WORLD),
-              "MPI_Alltoallv (positions)");
-        check(MPI_Alltoallv(flat.vel.data(), send4.data(), sdisp4.data(), MPI_FLOAT, in.vel.data(),
-                            recv4.data(), rdisp4.data(), MPI_FLOAT, MPI_COMM_WORLD),
-              "MPI_Alltoallv (velocities)");
+        all_to_all(flat.id.data(), send, in.id.data(), recv, 1, MPI_UINT32_T,
+                   "MPI_Alltoallv (ids)");
+        all_to_all(flat.pos.data(), send, in.pos.data(), recv, 4, MPI_FLOAT,
+                   "MPI_Alltoallv (positions)");
+        all_to_all(flat.vel.data(), send, in.vel.data(), recv, 4, MPI_FLOAT,
+                   "MPI_Alltoallv (velocities)");
         // The frictional rows (the same size on every rank: the law is the run's).
         std::size_t row = 0;
         for (const Parcel& p : out) row = std::max(row, p.row_bytes);
         if (row != 0) {
-            const int r = as_count(row, "a frictional row");
-            const std::vector<int> send_b = times(send, r), recv_b = times(recv, r);
-            const std::vector<int> sdisp_b = offsets(send_b), rdisp_b = offsets(recv_b);
             in.row_bytes = row;
             in.rows.resize(n * row);
-            check(MPI_Alltoallv(flat.rows.data(), send_b.data(), sdisp_b.data(), MPI_BYTE,
-                                in.rows.data(), recv_b.data(), rdisp_b.data(), MPI_BYTE,
-                                MPI_COMM_WORLD),
-                  "MPI_Alltoallv (frictional rows)");
+            all_to_all(flat.rows.data(), send, in.rows.data(), recv,
+                       as_count(row, "a frictional row"), MPI_BYTE,
+                       "MPI_Alltoallv (frictional rows)");
         }
         return in;
     }
@@ -130,41 +143,25 @@ class MpiTransport final : public RankTransport {
         check(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD),
               "MPI_Gather");
         Parcel all;
-        std::vector<int> disp, counts4, disp4;
         if (rank_ == 0) {
-            disp = offsets(counts);
-            counts4 = times(counts, 4);
-            disp4 = offsets(counts4);
             std::size_t n = 0;
             for (int c : counts) n += static_cast<std::size_t>(c);
             all.id.resize(n);
             all.pos.resize(n);
             all.vel.resize(n);
+            all.row_bytes = mine.row_bytes;
+            all.rows.resize(n * mine.row_bytes);
         }
-        check(MPI_Gatherv(mine.id.data(), count, MPI_UINT32_T, all.id.data(), counts.data(),
-                          disp.data(), MPI_UINT32_T, 0, MPI_COMM_WORLD),
-              "MPI_Gatherv (ids)");
-        const int count4 = as_count(mine.size() * 4, "a parcel's floats");
-        check(MPI_Gatherv(mine.pos.data(), count4, MPI_FLOAT, all.pos.data(), counts4.data(),
-                          disp4.data(), MPI_FLOAT, 0, MPI_COMM_WORLD),
-              "MPI_Gatherv (positions)");
-        check(MPI_Gatherv(mine.vel.data(), count4, MPI_FLOAT, all.vel.data(), counts4.data(),
-                          disp4.data(), MPI_FLOAT, 0, MPI_COMM_WORLD),
-              "MPI_Gatherv (velocities)");
-        if (mine.row_bytes != 0) {
-            const int r = as_count(mine.row_bytes, "a frictional row");
-            std::vector<int> counts_b, disp_b;
-            if (rank_ == 0) {
-                counts_b = times(counts, r);
-                disp_b = offsets(counts_b);
-                all.row_bytes = mine.row_bytes;
-                all.rows.resize(all.size() * mine.row_bytes);
-            }
-            check(MPI_Gatherv(mine.rows.data(), as_count(mine.rows.size(), "a parcel's rows"),
-                              MPI_BYTE, all.rows.data(), counts_b.data(), disp_b.data(), MPI_BYTE,
-                              0, MPI_COMM_WORLD),
-                  "MPI_Gatherv (frictional rows)");
-        }
+        gather_on_root(mine.id.data(), mine.size(), all.id.data(), counts, 1, MPI_UINT32_T,
+                       "MPI_Gatherv (ids)");
+        gather_on_root(mine.pos.data(), mine.size(), all.pos.data(), counts, 4, MPI_FLOAT,
+                       "MPI_Gatherv (positions)");
+        gather_on_root(mine.vel.data(), mine.size(), all.vel.data(), counts, 4, MPI_FLOAT,
+                       "MPI_Gatherv (velocities)");
+        if (mine.row_bytes != 0)
+            gather_on_root(mine.rows.data(), mine.size(), all.rows.data(), counts,
+                           as_count(mine.row_bytes, "a frictional row"), MPI_BYTE,
+                           "MPI_Gatherv (frictional rows)");
         return all;
     }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The ranks of a run as the processes of one MPI job (`mpirun -n K particle-lab ...`): the
 // transport of rank_transport.h over MPI's collectives (Open MPI from Debian). Built when CMake
-// finds MPI (PLAB_HAS_MPI); launched_by_mpi and make_mpi_transport exist either way, so a build
-// without it says why it cannot run K ranks instead of running the whole scene K times.
+// finds MPI (PLAB_HAS_MPI); mpi_job_size_from_environment and make_mpi_transport exist either way,
+// so a build without it says why it cannot run K ranks instead of running the whole scene K times.
 #include <memory>
 
 #include "sim/ranks/rank_transport.h"

@@ -24,12 +24,7 @@ void Parcel::append(const Parcel& other) {
     rows.insert(rows.end(), other.rows.begin(), other.rows.end());
 }
 
-void Parcel::clear() {
-    id.clear();
-    pos.clear();
-    vel.clear();
-    rows.clear();
-}
+namespace {
 
 // One empty parcel a rank, carrying `like`'s row size.
 std::vector<Parcel> parcels_like(const SlabDecomposition& slabs, const Parcel& like) {
@@ -37,6 +32,8 @@ std::vector<Parcel> parcels_like(const SlabDecomposition& slabs, const Parcel& l
     for (Parcel& p : out) p.row_bytes = like.row_bytes;
     return out;
 }
+
+}  // namespace
 
 std::vector<Parcel> halo_parcels(const SlabDecomposition& slabs, const Parcel& own) {
     std::vector<Parcel> out = parcels_like(slabs, own);

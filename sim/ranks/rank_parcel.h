@@ -38,7 +38,6 @@ struct Parcel {
     // Particle k of `from`, its row with it.
     void push_from(const Parcel& from, std::size_t k);
     void append(const Parcel& other);
-    void clear();
     const std::byte* row(std::size_t k) const { return rows.data() + k * row_bytes; }
 };
 

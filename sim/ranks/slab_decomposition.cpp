@@ -104,4 +104,9 @@ double slab_imbalance(const SlabDecomposition& s, std::span<const float> along) 
     return static_cast<double>(*std::max_element(count.begin(), count.end())) / mean;
 }
 
+SlabDecomposition slabs_at_quantiles(const Domain& d, int ranks, float halo,
+                                     std::span<const Float4> pos) {
+    return balanced_slabs(d, ranks, halo, coordinates_along(even_slabs(d, ranks, halo), pos));
+}
+
 }  // namespace plab::sim

@@ -50,6 +50,10 @@ SlabDecomposition even_slabs(const Domain& d, int ranks, float halo);
 SlabDecomposition balanced_slabs(const Domain& d, int ranks, float halo,
                                  std::span<const float> along);
 
+// balanced_slabs at the coordinates of the particles at `pos` along the longest axis.
+SlabDecomposition slabs_at_quantiles(const Domain& d, int ranks, float halo,
+                                     std::span<const Float4> pos);
+
 // The particles' coordinates along the decomposition's axis.
 std::vector<float> coordinates_along(const SlabDecomposition& s, std::span<const Float4> pos);
 

@@ -45,9 +45,7 @@ std::unique_ptr<Simulator> deterministic_cuda() {
 Snapshot on_ranks(int ranks, const InitialState& start, const Params& p, int steps,
                   std::size_t* crossed) {
     const float halo = rank_halo(p);
-    const SlabDecomposition slabs =
-        balanced_slabs(start.domain, ranks, halo,
-                       coordinates_along(even_slabs(start.domain, ranks, halo), start.pos));
+    const SlabDecomposition slabs = slabs_at_quantiles(start.domain, ranks, halo, start.pos);
     Snapshot result;
     std::mutex m;
     testing::ThreadMailbox box(ranks);
@@ -110,18 +108,10 @@ TEST_F(CudaRanks, TheSlumpingBlockOnRanksCarriesTheContactMemory) {
     const InitialState init = testing::block_on_the_floor(p, 20000);
     auto whole = deterministic_cuda();
     if (!whole->unsupported(p).empty()) GTEST_SKIP() << whole->unsupported(p);
-    whole->reset(init, p);
-    for (int s = 0; s < 100; ++s) whole->step(p);
-    InitialState start = whole->capture_state();
-    const Snapshot mid = whole->download();
-    start.pos = mid.pos;
-    start.vel = mid.vel;
-    start.order.clear();
-    start.pos_hi.clear();
-    start.vel_hi.clear();
+    const testing::Reference ref = testing::reference_run(*whole, init, p, 100, 40);
+    const InitialState& start = ref.start;
+    const Snapshot& expected = ref.expected;
     ASSERT_FALSE(start.friction.empty());
-    for (int s = 0; s < 40; ++s) whole->step(p);
-    const Snapshot expected = whole->download();
     std::size_t crossed = 0;
     const Snapshot one = on_ranks(1, start, p, 40, &crossed);
     for (int ranks : {2, 4}) {

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "sim/cpu/cpu_simulator.h"
+#include "sim/engine/initial_state.h"
+#include "sim/model/params.h"
 
 namespace plab::sim::testing {
 
@@ -40,6 +42,29 @@ inline double largest(const std::vector<Float4>& v) {
     double d = 0;
     for (const Float4& x : v) d = std::max<double>(d, std::sqrt(length_squared(xyz(x))));
     return d;
+}
+
+// A reference run of `whole`: `before` steps from `init`, the state then (in id order, with its
+// frictional record) as the ranks' start, and the state `after` steps later as expected.
+struct Reference {
+    InitialState start;
+    Snapshot expected;
+};
+inline Reference reference_run(Simulator& whole, const InitialState& init, const Params& p,
+                               int before, int after) {
+    whole.reset(init, p);
+    for (int s = 0; s < before; ++s) whole.step(p);
+    Reference r;
+    r.start = whole.capture_state();
+    const Snapshot mid = whole.download();
+    r.start.pos = mid.pos;  // in id order, as the record
+    r.start.vel = mid.vel;
+    r.start.order.clear();
+    r.start.pos_hi.clear();
+    r.start.vel_hi.clear();
+    for (int s = 0; s < after; ++s) whole.step(p);
+    r.expected = whole.download();
+    return r;
 }
 
 }  // namespace plab::sim::testing

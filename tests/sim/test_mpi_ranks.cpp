@@ -60,9 +60,7 @@ TEST(MpiRanks, TheRanksStepThePileAsOneSimulatorBitForBit) {
     const Snapshot expected = whole->download();
 
     const float halo = interaction_range(p);
-    SlabDecomposition slabs = balanced_slabs(
-        init.domain, transport->size(), halo,
-        coordinates_along(even_slabs(init.domain, transport->size(), halo), mid.pos));
+    SlabDecomposition slabs = slabs_at_quantiles(init.domain, transport->size(), halo, mid.pos);
     RankStepper rank(*transport, slabs, init, p, gridded_cpu());
     rank.reset(mid.pos, mid.vel);
     double moved = 0, halo_seen = 0;
@@ -96,20 +94,13 @@ TEST(MpiRanks, TheRanksStepThePileAsOneSimulatorBitForBit) {
 TEST(MpiRanks, TheRanksCarryTheFrictionalMemoryBitForBit) {
     const Params p = testing::sand();
     const InitialState init = testing::block_on_the_floor(p, 3000);
-    auto whole = gridded_cpu();
-    whole->reset(init, p);
-    for (int s = 0; s < 100; ++s) whole->step(p);
-    InitialState start = whole->capture_state();
-    const Snapshot mid = whole->download();
-    for (int s = 0; s < 40; ++s) whole->step(p);
-    const Snapshot expected = whole->download();
+    const testing::Reference ref = testing::reference_run(*gridded_cpu(), init, p, 100, 40);
+    const Snapshot& expected = ref.expected;
 
-    const float halo = rank_halo(p);
-    const SlabDecomposition slabs = balanced_slabs(
-        init.domain, transport->size(), halo,
-        coordinates_along(even_slabs(init.domain, transport->size(), halo), mid.pos));
+    const SlabDecomposition slabs =
+        slabs_at_quantiles(init.domain, transport->size(), rank_halo(p), ref.start.pos);
     RankStepper rank(*transport, slabs, init, p, gridded_cpu());
-    rank.reset(mid.pos, mid.vel, start.friction);
+    rank.reset(ref.start.pos, ref.start.vel, ref.start.friction);
     for (int s = 0; s < 40; ++s) rank.step(p);
     FrictionRecord memory;
     const Snapshot got = rank.gather(&memory);

@@ -36,9 +36,7 @@ using testing::ThreadMailbox;
 Snapshot on_ranks(int ranks, const InitialState& start, const Params& p, int steps,
                   std::size_t* migrated, FrictionRecord* friction = nullptr) {
     const float halo = rank_halo(p);
-    const SlabDecomposition slabs =
-        balanced_slabs(start.domain, ranks, halo,
-                       coordinates_along(even_slabs(start.domain, ranks, halo), start.pos));
+    const SlabDecomposition slabs = slabs_at_quantiles(start.domain, ranks, halo, start.pos);
     Snapshot result;
     std::mutex m;
     ThreadMailbox box(ranks);
@@ -124,20 +122,13 @@ TEST(RankStepper, TheFrictionalLawOnRanksCarriesTheContactMemory) {
     const Params p = testing::sand();
     // A block on the floor slumping: contacts open, close, slide and roll from the first step.
     const InitialState init = testing::block_on_the_floor(p, 3000);
-    auto whole = gridded_cpu();
-    whole->reset(init, p);
-    for (int s = 0; s < 100; ++s) whole->step(p);
-    InitialState start = whole->capture_state();
-    const Snapshot mid = whole->download();
-    start.pos = mid.pos;  // in id order, as the record
-    start.vel = mid.vel;
-    start.order.clear();
+    const testing::Reference ref = testing::reference_run(*gridded_cpu(), init, p, 100, 40);
+    const InitialState& start = ref.start;
+    const Snapshot& expected = ref.expected;
     ASSERT_FALSE(start.friction.empty());
     std::size_t held = 0;
     for (const ContactSlot& c : start.friction.contacts) held += c.partner != kFreeSlot;
     EXPECT_GT(held, init.pos.size()) << "few remembered contacts: a weak test";
-    for (int s = 0; s < 40; ++s) whole->step(p);
-    const Snapshot expected = whole->download();
 
     std::size_t migrated = 0;
     for (int ranks : {1, 2, 4}) {

@@ -53,10 +53,8 @@ TEST(RanksInOneProcess, ThreeRanksStepAsTheWholeDomain) {
     whole.reset(init, p);
     for (int s = 0; s < 300; ++s) whole.step(p);
     const float halo = interaction_range(p);
-    RanksInOneProcess ranks(
-        balanced_slabs(init.domain, 3, halo,
-                       coordinates_along(even_slabs(init.domain, 3, halo), whole.download().pos)),
-        init.domain, init.grid, p, cpu());
+    RanksInOneProcess ranks(slabs_at_quantiles(init.domain, 3, halo, whole.download().pos),
+                            init.domain, init.grid, p, cpu());
     double worst_v = 0, worst_x = 0;
     Snapshot state = whole.download();
     ranks.reset(state.pos, state.vel);
