@@ -37,6 +37,7 @@ const CaseOption kCaseOptions[] = {
     {"--rest-time", {"angle-of-repose"}},
     {"--spin-up", {"drum"}},
     {"--measure", {"drum"}},
+    {"--set", {"drum"}},
     {"--preset", {"column-collapse", "angle-of-repose", "silo", "drum"}},
     {"--depth", {"dam-break"}},
     {"--settle", {"hydrostatic"}},
@@ -124,6 +125,10 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
                  "Drum: simulated seconds over which the surface's angle is sampled (every "
                  "0.1 s)")
         ->capture_default_str();
+    c.add_option("--set", v.assignments,
+                 "Drum: override a contact coefficient of the scaled beads, name=value "
+                 "(repeatable): friction, rolling_friction, wall_friction or "
+                 "tangential_stiffness; the report then says the run is not the preset's");
     c.add_option("--preset", v.preset,
                  "Column-collapse, angle-of-repose, silo and drum: glass-beads or sand-like")
         ->capture_default_str();

@@ -45,6 +45,10 @@ struct ValidateConfig {
     // Drum: simulated seconds the drum turns before the surface is measured, and seconds it is
     // measured for.
     double spin_up = 2.0, measure = 3.0;
+    // Drum: name=value overrides of the beads' dimensionless contact coefficients (friction,
+    // rolling_friction, wall_friction, tangential_stiffness), applied over the scaled preset,
+    // for runs that ask how the angle depends on them.
+    std::vector<std::string> assignments;
     // Column collapse, angle of repose, silo and drum: the frictional preset (glass-beads or
     // sand-like).
     std::string preset = "glass-beads";

@@ -139,6 +139,8 @@ TEST(CliRefusals, AnOptionOfAnotherValidationCaseNamesItsCase) {
             "not of dam-break");
     refused({"validate", "silo", "--depth", "4"},
             "--depth is an option of the dam-break case, not of silo");
+    refused({"validate", "silo", "--set", "friction=0.5"},
+            "--set is an option of the drum case, not of silo");
     refused({"validate", "nonesuch"},
             "unknown validation case 'nonesuch'; available: dam-break, hydrostatic, "
             "column-collapse, angle-of-repose, silo and drum");

@@ -320,6 +320,37 @@ TEST_F(Validate, DrumRefusesBadOptionsByName) {
     EXPECT_NE(error_of(c).find("--preset must be glass-beads or sand-like for the drum case"),
               std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(c.out / "drum.csv"));
+    // --set takes only the dimensionless contact coefficients, each in its range.
+    c = config("drum");
+    c.assignments = {"spring=10"};
+    EXPECT_NE(error_of(c).find("--set spring=10: the drum case sets only friction, "
+                               "rolling_friction, wall_friction and tangential_stiffness"),
+              std::string::npos)
+        << error_of(c);
+    c.assignments = {"friction=-1"};
+    EXPECT_NE(error_of(c).find("--set friction=-1: "), std::string::npos) << error_of(c);
+    c.assignments = {"friction"};
+    EXPECT_NE(error_of(c).find("--set friction: "), std::string::npos) << error_of(c);
+    EXPECT_FALSE(std::filesystem::exists(c.out / "drum.csv"));
+}
+
+TEST_F(Validate, DrumOverridesReachTheRunAndAreReported) {
+    ValidateConfig c = config("drum");
+    c.resolution = 16;
+    c.spin_up = 0;
+    c.measure = 0.1;
+    c.assignments = {"friction=0.55", "rolling_friction=0.05"};
+    std::ostringstream out;
+    run_validation(c, out, nullptr);
+    const std::string s = out.str();
+    for (const char* want :
+         {"mu_s = 0.55 (walls 0.4), mu_r = 0.05", "(set: friction=0.55 rolling_friction=0.05)",
+          "(with friction=0.55 rolling_friction=0.05, not the preset's"})
+        EXPECT_NE(s.find(want), std::string::npos) << "missing '" << want << "' in\n" << s;
+    std::ifstream csv(c.out / "drum.csv");
+    std::string meta;
+    std::getline(csv, meta);
+    EXPECT_NE(meta.find(" set=friction=0.55 rolling_friction=0.05"), std::string::npos) << meta;
 }
 
 TEST_F(Validate, DrumWritesTheAngleSeriesAndTheLastSurface) {
