@@ -134,6 +134,12 @@ struct CudaSimulator::Impl {
         return listed(use) ? lists.grid : grid;
     }
     NeighbourList list_view() const { return lists.view(count); }
+    // The classic law's triangles a warp per cell (mesh_kernels.cuh) rather than in the kick:
+    // in the scatter form on the scene's grid, whose cell ranges the bins share.
+    bool mesh_by_cells(const Params& p) const {
+        return options.scatter_forces && !listed() && count > 0 && p.model == Model::Dem &&
+               p.contact == int(ContactLaw::Classic) && geometry.binned_cell_count() > 0;
+    }
     // The classic force pass by cluster pairs (options.cluster_pairs), built with the lists.
     bool clustered() const { return listed() && options.cluster_pairs == kOn; }
     ClusterPairs cluster_view() const { return lists.cluster_view(count); }

@@ -11,6 +11,7 @@
 #include "sim/cuda/cuda_handles.h"
 #include "sim/cuda/cuda_simulator_impl.cuh"
 #include "sim/cuda/dem_kernels.cuh"
+#include "sim/cuda/mesh_kernels.cuh"
 #include "sim/cuda/nvtx_range.h"
 #include "sim/cuda/sph_kernels.cuh"
 
@@ -130,6 +131,14 @@ void CudaSimulator::Impl::enqueue_forces(const Params& p) {
         pairs<<<blocks_for(count, options.block_size), options.block_size, shared, stream.get()>>>(
             views(), grid, p, contacts_listed);
         check_launch();
+        if (mesh_by_cells(p)) {  // the triangles' forces onto the pairs'
+            auto* mesh = memory == Memory::Sorted ? mesh_cells_kernel<Memory::Sorted>
+                                                  : mesh_cells_kernel<Memory::Unsorted>;
+            const uint32_t cells = geometry.binned_cell_count();
+            mesh<<<blocks_for(cells, kMeshWarpsPerBlock), kMeshBlock, 0, stream.get()>>>(
+                views(), p, geometry.binned_cells(), cells);
+            check_launch();
+        }
         return;
     }
     const int group = force_group();
@@ -149,7 +158,7 @@ void CudaSimulator::Impl::enqueue_integrate(const Params& p) {
         auto* finish = memory == Memory::Sorted ? finish_kernel<Memory::Sorted>
                                                 : finish_kernel<Memory::Unsorted>;
         finish<<<blocks_for(count, options.block_size), options.block_size, 0, stream.get()>>>(
-            views(), p, domain, grid);
+            views(), p, domain, grid, mesh_by_cells(p));
         check_launch();
         hashed = true;
         return;

@@ -86,15 +86,19 @@ __global__ void pair_scatter_kernel(StepBuffers b, GridSpec g, Params p, bool li
 // state in place, sorted or not. It then counts its new position into grid `g` (the cell
 // counts zeroed by scatter_zeroing_kernel): the next step's hash, whose positions are in
 // registers here, so that step starts at the scan (CudaSimulator::Impl::hashed).
+// `mesh_done`: the triangles' forces are in b.force already (mesh_cells_kernel), so the kick
+// adds only the collider's.
 template <Memory M>
-__global__ void finish_kernel(StepBuffers b, Params p, Domain d, GridSpec g) {
+__global__ void finish_kernel(StepBuffers b, Params p, Domain d, GridSpec g, bool mesh_done) {
     const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= b.count) return;
     const uint32_t s = stored_at<M>(b, i);
     const Vec3 pos = xyz(load(read_pos<M>(b) + s));
     const Vec3 vel = xyz(load(read_vel<M>(b) + s));
     const uint32_t id = load(read_id<M>(b) + s);
-    const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), b.geometry, p);
+    GeometryView bodies = b.geometry;
+    if (mesh_done) bodies.triangle_count = 0;
+    const Float4 kicked = dem_new_velocity(pos, vel, id, xyz(b.force[i]), bodies, p);
     const uint32_t at = M == Memory::Sorted ? i : s;
     count_into_cell(at, dem_drift_into_state(at, pos, xyz(kicked), id, b, p, d), b, g);
 }

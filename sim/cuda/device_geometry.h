@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sim/cuda/device_buffer.h"
 #include "sim/geometry/boundary_field.h"
@@ -31,14 +32,19 @@ class DeviceGeometry {
     const std::shared_ptr<const SceneGeometry>& scene() const { return scene_; }
     // Inactive when the scene has no bodies.
     GeometryView view() const { return view_; }
+    // The cells of the grid whose bins hold triangles (DEM; none for SPH), in cell order, for
+    // the pass that meets beads and triangles a warp per cell (sim/cuda/mesh_kernels.cuh).
+    const uint32_t* binned_cells() const { return binned_cells_.data(); }
+    uint32_t binned_cell_count() const { return static_cast<uint32_t>(binned_.size()); }
 
   private:
     std::shared_ptr<const SceneGeometry> scene_;
-    TriangleBins bins_;    // kept until the upload is done (the copies are asynchronous)
-    BoundaryField field_;  // likewise
+    TriangleBins bins_;             // kept until the upload is done (the copies are asynchronous)
+    std::vector<uint32_t> binned_;  // likewise: the cells binned_cells_ lists
+    BoundaryField field_;           // likewise
     DeviceBuffer<GeoTriangle> triangles_;
     DeviceBuffer<GeoBody> bodies_;
-    DeviceBuffer<uint32_t> bin_start_, bin_items_;
+    DeviceBuffer<uint32_t> bin_start_, bin_items_, binned_cells_;
     DeviceBuffer<Float4> field_nodes_, field_crease_;
     GeometryView view_;
 };

@@ -32,6 +32,34 @@ inline constexpr int kMaxMeshTouches = 16;
 // far below any real bend (a point a radius away rising 0.06° out of the plane).
 inline constexpr float kSamePlaneTolerance = 1e-3f;
 
+// Whether touch i of the n a bead at `pos` found is part of a nearer touch's surface (the rule
+// at the top of this file): point(j) and dist2(j) give touch j's nearest point and its squared
+// distance from `pos`, in the order found.
+template <typename Point, typename Dist2>
+PLAB_HD inline bool mesh_touch_hidden(int i, int n, Vec3 pos, float radius, Point&& point,
+                                      Dist2&& dist2) {
+    const float tolerance = kSamePlaneTolerance * radius;
+    const Vec3 pi = point(i);
+    const float di = dist2(i);
+    for (int j = 0; j < n; ++j) {
+        // j hides i when it is nearer (of two as near, the first found) and i's point is on or
+        // behind j's tangent plane: dot(P_i − P_j, c − P_j) ≤ tolerance · |c − P_j|.
+        const float dj = dist2(j);
+        if (!(dj < di || (dj == di && j < i))) continue;
+        const Vec3 pj = point(j);
+        if (dot(pi - pj, pos - pj) <= tolerance * sqrtf(dj)) return true;
+    }
+    return false;
+}
+
+// The classic law's force (N) of one contact of a bead with triangle t at its nearest point:
+// as with an immovable sphere of radius 0 there, moving with the body's surface.
+PLAB_HD inline Vec3 mesh_touch_force(Vec3 pos, Vec3 vel, uint32_t id, Vec3 point, uint32_t t,
+                                     const GeometryView& geo, const Params& p) {
+    const Vec3 wall_vel = surface_velocity(geo.bodies[geo.triangles[t].body], point);
+    return contact_force(pos, vel, id, p.radius, point, wall_vel, 0xffffffffu, 0.f, p);
+}
+
 // Calls touch(nearest point, triangle) once for every contact of a bead of radius `radius` at
 // `pos` with the scene's triangles (see the top of this file).
 template <typename Touch>
@@ -69,29 +97,20 @@ PLAB_HD inline void for_each_mesh_touch(Vec3 pos, float radius, const GeometryVi
         tri[n] = t_here;
         ++n;
     }
-    const float tolerance = kSamePlaneTolerance * radius;
-    for (int i = 0; i < n; ++i) {
-        bool hidden = false;
-        for (int j = 0; j < n && !hidden; ++j) {
-            // j hides i when it is nearer (of two as near, the first found) and i's point is
-            // on or behind j's tangent plane: dot(P_i − P_j, c − P_j) ≤ tolerance · |c − P_j|.
-            const bool nearer = dist2[j] < dist2[i] || (dist2[j] == dist2[i] && j < i);
-            if (!nearer) continue;
-            const float ahead = dot(found[i] - found[j], pos - found[j]);
-            hidden = ahead <= tolerance * sqrtf(dist2[j]);
-        }
-        if (!hidden) touch(found[i], tri[i]);
-    }
+    for (int i = 0; i < n; ++i)
+        if (!mesh_touch_hidden(
+                i, n, pos, radius, [&](int j) { return found[j]; },
+                [&](int j) { return dist2[j]; }))
+            touch(found[i], tri[i]);
 }
 
-// The classic law's force (N) on a bead from the scene's triangles: each contact as with an
-// immovable sphere of radius 0 at the nearest point, moving with the body's surface.
+// The classic law's force (N) on a bead from the scene's triangles: the sum of its contacts'
+// (mesh_touch_force), in the order found.
 PLAB_HD inline Vec3 mesh_force(Vec3 pos, Vec3 vel, uint32_t id, const GeometryView& geo,
                                const Params& p) {
     Vec3 force{};
     for_each_mesh_touch(pos, p.radius, geo, [&](Vec3 point, uint32_t t) {
-        const Vec3 wall_vel = surface_velocity(geo.bodies[geo.triangles[t].body], point);
-        force += contact_force(pos, vel, id, p.radius, point, wall_vel, 0xffffffffu, 0.f, p);
+        force += mesh_touch_force(pos, vel, id, point, t, geo, p);
     });
     return force;
 }
