@@ -158,9 +158,14 @@ double emitter_owed(const Emitter& e, double rate, double t) {
 }
 
 double source_interval(const Sources& sources, float spacing) {
-    double interval = 0.01;
-    for (const Emitter& e : sources.emitters)
-        interval = std::min(interval, double(spacing) / double(e.speed));
+    double interval = kMaxSourceInterval;
+    for (const Emitter& e : sources.emitters) {
+        const std::size_t points = emitter_face(e, spacing).size();
+        const double clear = double(spacing) / double(e.speed);
+        const double rate = emitter_rate(e, spacing, points);
+        const double face = rate > 0 ? double(points) / rate : clear;
+        interval = std::min(interval, std::max(clear, face));
+    }
     return interval;
 }
 

@@ -39,8 +39,17 @@ double emitter_rate(const Emitter& e, float spacing, std::size_t face_points);
 // its stop; 0 before its start.
 double emitter_owed(const Emitter& e, double rate, double t);
 
-// Simulated time between two applications: the least time an emitter's particles take to
-// move 0.9 spacings out of the face (the next face then finds room), at most 0.01 s.
+// The longest simulated time between two applications, so that a sink's catch leaves soon
+// enough and a new particle is laid at most this late.
+inline constexpr double kMaxSourceInterval = 0.01;
+
+// Simulated time between two applications: for each emitter the time it takes to owe a whole
+// face of particles, but never less than its particles take to move a spacing out of the face
+// (the next application's points are then clear), the least of these over the emitters and
+// kMaxSourceInterval. An emitter of a full face a spacing's travel (face_rate: SPH inflows)
+// is applied every spacing / speed; a sparse one (beads poured at a few thousand a second
+// from a face of hundreds of points) lays its few particles less often, and each application
+// (a capture and a reset of the device state) is paid less often.
 double source_interval(const Sources& sources, float spacing);
 
 // How far the sources have got; the run keeps it from its start.

@@ -49,6 +49,33 @@ TEST(Emission, AFaceHoldsItsLatticeInThePlaneOfTheFace) {
     EXPECT_NEAR(emitter_rate(rect, 0.01f, rows.size()), 2000.0, 1e-3);
 }
 
+// A full face's emitter is applied each time its particles have moved a spacing; a sparse
+// one each time it owes a whole face, at most every kMaxSourceInterval; one too fast for its
+// face still waits for the face to clear; with two, the more pressing one sets the pace.
+TEST(Emission, TheSourcesAreAppliedAsOftenAsTheEmittersNeed) {
+    Emitter rect;  // 6 points 0.01 apart at 1 m/s: a full face each 0.01 s, 600 a second
+    rect.shape = EmitterShape::Rect;
+    rect.center = {0.5f, 0.5f, 0.5f};
+    rect.normal = {1.f, 0.f, 0.f};
+    rect.size = {0.03f, 0.02f, 0.f};
+    rect.speed = 2.f;  // a spacing in 0.005 s
+    Sources sources;
+    sources.emitters = {rect};
+    EXPECT_NEAR(source_interval(sources, 0.01f), 0.005, 1e-9);  // face rate: 1,200 a second
+    sources.emitters[0].rate = 1000;                            // a face owed every 0.006 s
+    EXPECT_NEAR(source_interval(sources, 0.01f), 0.006, 1e-9);
+    sources.emitters[0].rate = 100;  // a face every 0.06 s: capped
+    EXPECT_NEAR(source_interval(sources, 0.01f), kMaxSourceInterval, 1e-9);
+    sources.emitters[0].rate = 5000;  // more than the face carries away
+    EXPECT_NEAR(source_interval(sources, 0.01f), 0.005, 1e-9);
+    Emitter fast = rect;
+    fast.speed = 4.f;
+    sources.emitters = {rect, fast};  // face rates: a spacing each 0.005 and 0.0025 s
+    EXPECT_NEAR(source_interval(sources, 0.01f), 0.0025, 1e-9);
+    sources.emitters.clear();  // sinks alone
+    EXPECT_NEAR(source_interval(sources, 0.01f), kMaxSourceInterval, 1e-9);
+}
+
 // Ten particles in a row along x, ids 9 .. 0 in memory (reversed), the frictional record with
 // particle 3 remembering 4 and particle 8 remembering 9: a sink over x in [0.38, 0.68] takes
 // ids 4, 5 and 6.
