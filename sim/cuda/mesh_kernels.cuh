@@ -71,8 +71,8 @@ __global__ void __launch_bounds__(kMeshBlock)
             if (!mesh_touch_hidden(static_cast<int>(lane), n, pos, p.radius, point, squared)) {
                 const Vec3 vel = xyz(load(read_vel<M>(b) + s));
                 const uint32_t id = load(read_id<M>(b) + s);
-                f = mesh_touch_force(pos, vel, id, point(static_cast<int>(lane)), tri[w][lane],
-                                     geo, p);
+                f = mesh_touch_force(pos, vel, id, point(static_cast<int>(lane)), tri[w][lane], geo,
+                                     p);
             }
             pushed[w][lane] = make_float3(f.x, f.y, f.z);
         }
