@@ -27,13 +27,15 @@ run() {  # run NAME RESOLUTION [--set a=b ...]
     echo "$name: $(grep -E 'samples: angle' "$log" | sed 's/ (reference.*non-finite//')" \
         "[$(($(date +%s) - start)) s]$([ $rc -le 1 ] || echo " ERROR rc=$rc: $(tail -1 "$log")")"
 }
-run size24 24
-run size32 32
+# The most telling first, in case the deadline cuts the list: a size between, then the
+# reference's size with each coefficient raised, then the other sizes.
 run size48 48
-run size64 64
-run size80 80
+run size80-walls0.8 80 --set wall_friction=0.8
 run size80-rolling0.05 80 --set rolling_friction=0.05
 run size80-friction0.5 80 --set friction=0.5
-run size80-walls0.8 80 --set wall_friction=0.8
+run size32 32
+run size64 64
+run size80 80
+run size24 24
 run size80-rolling0.1 80 --set rolling_friction=0.1
 exit $status

@@ -14,13 +14,13 @@
 #include "sim/geometry/scene_geometry.h"
 #include "sim/icosphere.h"
 #include "sim/io/scene_file.h"
-#include "sim/model/presets.h"
 #include "sim/model/variants.h"
 #include "sim/run/make_simulator.h"
 #include "sim/run/run.h"
 #include "sim/slope_scene.h"
 #include "sim/sources_scene.h"
 #include "sim/sph_obstacle_scene.h"
+#include "sim/test_helpers.h"
 #include "support/cuda_skip.h"
 #include "support/state_distance.h"
 
@@ -80,22 +80,12 @@ TEST_F(CudaGeometry, APileOnTheMeshFollowsTheCpu) {
     EXPECT_GE(touching, 50) << "the lowest layer rests on the mesh";
 }
 
-// 90 beads pressed 0.3 mm into the lower half of a sphere of 20,480 triangles (edges of about
+// 90 beads touching the lower half of a sphere of 20,480 triangles (edges of about
 // 4 mm under beads of 10 mm radius, so a bead meets several faces, edges and corners at once
 // and a cell's bin holds dozens of triangles): the classic law's contacts, a warp per cell on
 // CUDA (mesh_kernels.cuh) and a bead at a time on the CPU, move the beads alike.
 TEST_F(CudaGeometry, BeadsInAFinelyCutSphereFollowTheCpu) {
-    Params p = preset_params(Preset::Classic);
-    p.radius = 0.01f;
-    p.mass = 0.001f;
-    p.spring = 10000.f;
-    p.damping = 0.5f;
-    p.shear = 0.1f;
-    p.attraction = 0.f;
-    p.dt = 1e-4f;
-    p.substeps = 10;
-    p.global_damping = 1.f;
-    p.collider_radius = 0.f;
+    const Params p = testing::container_bead_params();
     constexpr float kSphere = 0.12f;
     Body sphere;
     sphere.shape = BodyShape::Mesh;
@@ -110,7 +100,7 @@ TEST_F(CudaGeometry, BeadsInAFinelyCutSphereFollowTheCpu) {
         const float y = -(k + 0.5f) / kBeads;  // the lower half
         const float ring = std::sqrt(1.f - y * y);
         const Vec3 dir{ring * std::cos(golden * k), y, ring * std::sin(golden * k)};
-        pos.push_back(dir * (kSphere - p.radius + 3e-4f));
+        pos.push_back(dir * (kSphere - p.radius));
     }
     InitialState init = testing::state_from_positions(pos, domain, p.radius);
     init.geometry = std::make_shared<const SceneGeometry>(place_bodies({sphere}, domain));
@@ -125,13 +115,15 @@ TEST_F(CudaGeometry, BeadsInAFinelyCutSphereFollowTheCpu) {
     const Snapshot a = cpu->download(), b = gpu->download();
     EXPECT_LT(test::max_position_distance(a, b), 1e-3 * p.radius);
     EXPECT_LT(test::max_velocity_distance(a, b), 1e-3);
-    int pressed = 0;
+    int on_wall = 0;
     for (const Float4& q : b.pos) {
         const float r = std::sqrt(length_squared(xyz(q)));
         EXPECT_LT(r, kSphere) << "a bead passed through the sphere";
-        pressed += r > kSphere - p.radius;
+        // On the wall: within 0.1 mm of touching the sphere (its flat faces lie up to 0.03 mm
+        // inside it).
+        on_wall += r > kSphere - p.radius - 1e-4f;
     }
-    EXPECT_GE(pressed, kBeads / 2) << "the beads rest on the mesh";
+    EXPECT_GE(on_wall, kBeads / 2) << "the beads slide on the mesh";
 }
 
 TEST_F(CudaGeometry, ABeadOnATiltedMeshSlidesOrRollsAsTheFrictionalLawSays) {

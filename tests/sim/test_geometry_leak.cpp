@@ -38,25 +38,13 @@ Params shaking_liquid() {
 Params shaking_params(Shaken what) {
     if (what == Shaken::Sph) return shaking_liquid();
     const ContactLaw law = what == Shaken::Classic ? ContactLaw::Classic : ContactLaw::Frictional;
-    Params p = preset_params(Preset::Classic);
+    Params p = testing::container_bead_params();
     p.contact = int(law);
     // The frictional law's (unused by the classic one): glass-like grains, stickier walls.
     p.friction = 0.5f;
     p.wall_friction = 0.3f;
     p.rolling_friction = 0.05f;
     p.tangential_stiffness = 2.f / 7.f;
-    p.radius = 0.01f;
-    p.mass = 0.001f;
-    // Stiff enough that a bead falling across the container at 3 m/s sinks less than a tenth
-    // of its radius into a wall: v √(m/k) = 0.9 mm.
-    p.spring = 10000.f;
-    p.damping = 0.5f;
-    p.shear = 0.1f;
-    p.attraction = 0.f;
-    p.dt = 1e-4f;
-    p.substeps = 10;
-    p.global_damping = 1.f;
-    p.collider_radius = 0.f;
     return p;
 }
 

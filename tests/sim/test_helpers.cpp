@@ -6,6 +6,7 @@
 
 #include "sim/engine/initial_state.h"
 #include "sim/model/grid.h"
+#include "sim/model/presets.h"
 
 namespace plab::sim::testing {
 
@@ -19,6 +20,21 @@ InitialState state_from_positions(const std::vector<Vec3>& pos, const Domain& do
         s.vel.push_back({});
     }
     return s;
+}
+
+Params container_bead_params() {
+    Params p = preset_params(Preset::Classic);
+    p.radius = 0.01f;
+    p.mass = 0.001f;
+    p.spring = 10000.f;
+    p.damping = 0.5f;
+    p.shear = 0.1f;
+    p.attraction = 0.f;
+    p.dt = 1e-4f;
+    p.substeps = 10;
+    p.global_damping = 1.f;
+    p.collider_radius = 0.f;
+    return p;
 }
 
 std::vector<Vec3> random_positions(std::size_t n, const Domain& d, uint64_t seed) {
