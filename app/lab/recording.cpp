@@ -26,7 +26,9 @@ namespace {
 constexpr std::string_view kMagic = "# particle-lab recording";
 constexpr std::string_view kFormatKey = "format";
 constexpr std::string_view kFramesKey = "frames";
-constexpr std::string_view kFormatVersion = "1";
+constexpr std::string_view kFormatVersion = "2";
+// Format 1 had no edit_ms column; its files still read, with edit_ms 0.
+constexpr std::string_view kFormatWithoutEdits = "1";
 constexpr std::string_view kFrameColumn = "frame";
 
 // Shortest text that reads back as the same double.
@@ -44,9 +46,17 @@ std::string number(float v) {
 
 std::string on_off(bool b) { return b ? "on" : "off"; }
 
-std::string column_line() {
+// The columns a file of `format` holds, in file order.
+std::vector<const RecordColumn*> columns_of(std::string_view format) {
+    std::vector<const RecordColumn*> out;
+    for (const auto& c : record_columns())
+        if (format != kFormatWithoutEdits || c.name != "edit_ms") out.push_back(&c);
+    return out;
+}
+
+std::string column_line(std::string_view format = kFormatVersion) {
     std::string line(kFrameColumn);
-    for (const auto& c : record_columns()) line += "," + std::string(c.name);
+    for (const RecordColumn* c : columns_of(format)) line += "," + std::string(c->name);
     return line;
 }
 
@@ -70,11 +80,17 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 const std::vector<RecordColumn>& record_columns() {
     static const std::vector<RecordColumn> kColumns = {
-        {"frame_ms", &FrameRecord::frame_ms},   {"step_ms", &FrameRecord::step_ms},
-        {"grid_ms", &FrameRecord::grid_ms},     {"reorder_ms", &FrameRecord::reorder_ms},
-        {"forces_ms", &FrameRecord::forces_ms}, {"integrate_ms", &FrameRecord::integrate_ms},
-        {"export_ms", &FrameRecord::export_ms}, {"feed_ms", &FrameRecord::feed_ms},
-        {"draw_ms", &FrameRecord::draw_ms},     {"fps", &FrameRecord::fps},
+        {"frame_ms", &FrameRecord::frame_ms},
+        {"step_ms", &FrameRecord::step_ms},
+        {"grid_ms", &FrameRecord::grid_ms},
+        {"reorder_ms", &FrameRecord::reorder_ms},
+        {"forces_ms", &FrameRecord::forces_ms},
+        {"integrate_ms", &FrameRecord::integrate_ms},
+        {"export_ms", &FrameRecord::export_ms},
+        {"feed_ms", &FrameRecord::feed_ms},
+        {"draw_ms", &FrameRecord::draw_ms},
+        {"edit_ms", &FrameRecord::edit_ms},
+        {"fps", &FrameRecord::fps},
     };
     return kColumns;
 }
@@ -207,12 +223,13 @@ Recording parse_recording(std::string_view text, std::string_view name) {
             r.config.emplace_back(std::move(key), std::move(value));
         }
     }
-    if (format != kFormatVersion) {
+    if (format != kFormatVersion && format != kFormatWithoutEdits) {
         fail(name, 2,
              format.empty() ? "no '# format=' line in the header"
                             : "format " + format +
                                   " is not supported (this build "
-                                  "reads format " +
+                                  "reads formats " +
+                                  std::string(kFormatWithoutEdits) + " and " +
                                   std::string(kFormatVersion) + ")");
     }
     std::size_t expected = 0;
@@ -225,13 +242,14 @@ Recording parse_recording(std::string_view text, std::string_view name) {
     if (i == lines.size()) {
         fail(name, i, "the file ends after the header: no column line (truncated?)");
     }
-    const std::string want = column_line();
+    const std::vector<const RecordColumn*> file_columns = columns_of(format);
+    const std::string want = column_line(format);
     if (lines[i] != want) {
         fail(name, i + 1,
              "the columns are '" + std::string(lines[i].substr(0, 200)) + "', a recording has '" +
                  want + "'");
     }
-    const std::size_t columns = record_columns().size() + 1;
+    const std::size_t columns = file_columns.size() + 1;
     for (++i; i < lines.size(); ++i) {
         const bool last = i + 1 == lines.size();
         if (last && !ends_cleanly) {
@@ -254,7 +272,7 @@ Recording parse_recording(std::string_view text, std::string_view name) {
         }
         FrameRecord f;
         for (std::size_t c = 1; c < columns; ++c) {
-            const auto& col = record_columns()[c - 1];
+            const RecordColumn& col = *file_columns[c - 1];
             double v = 0;
             const char* end = cells[c].data() + cells[c].size();
             const auto res = std::from_chars(cells[c].data(), end, v);

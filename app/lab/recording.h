@@ -26,6 +26,7 @@ struct FrameRecord {
     double export_ms = 0;     // Simulator::export_render
     double feed_ms = 0;       // export + map/unmap or upload
     double draw_ms = 0;       // GL timer query around the scene draw
+    double edit_ms = 0;       // host wall time applying the frame's edits and requests
     double fps = 0;           // 1000 / frame_ms
 };
 

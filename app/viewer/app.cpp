@@ -462,7 +462,10 @@ bool App::frame() {
     }
     if (window_.should_close()) return false;
 
+    const auto sync_start = std::chrono::steady_clock::now();
     sync();
+    history_.edit_ms.push(
+        static_cast<float>(ms_between(sync_start, std::chrono::steady_clock::now())));
     const bool advance = !ui_.paused || std::exchange(step_once_, false);
     step_and_time(advance);
     save_every_tick();

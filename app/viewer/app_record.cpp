@@ -60,6 +60,7 @@ void App::record_frame(double frame_ms) {
     f.export_ms = history_.export_ms;
     f.feed_ms = history_.feed_ms.last();
     f.draw_ms = history_.render_ms.last();  // the latest GL timer result (a frame or two old)
+    f.edit_ms = history_.edit_ms.last();
     f.fps = frame_ms > 0 ? 1000.0 / frame_ms : 0.0;
     bool done = false;
     try {

@@ -47,6 +47,7 @@ struct FrameHistory {
     Series render_ms;  // GL timer query around the scene draw
     Series panel_ms;   // GL timer query around the ImGui draw
     Series feed_ms;    // export into the vertex buffers (+ upload or map/unmap), host wall
+    Series edit_ms;    // applying the frame's edits and requests (App::sync), host wall
     // The latest step's stages (summed over the steps finished in one frame).
     double grid_ms = 0, reorder_ms = 0, forces_ms = 0, integrate_ms = 0;
     bool has_stages = true, integrate_fused = false;

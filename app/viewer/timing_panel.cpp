@@ -58,6 +58,10 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
                 Series::kLength);
     ImGui::Text("simulation %.3f ms   scene draw %.3f ms   panel %.3f ms", h.sim_ms.last(),
                 h.render_ms.last(), h.panel_ms.last());
+    // An edit (a body moved, a brush stroke, a parameter) is applied before the frame's step,
+    // on the host: this says what the slowest of the last frames' edits cost.
+    ImGui::TextColored(kDim, "  edits %.3f ms this frame, at most %.3f ms of the last %d",
+                       h.edit_ms.last(), h.edit_ms.max(), Series::kLength);
     if (h.has_stages) {
         ImGui::TextColored(kDim, "  grid %.3f  reorder %.3f  forces%s %.3f  integrate %.3f",
                            h.grid_ms, h.reorder_ms, h.integrate_fused ? "+drift" : "", h.forces_ms,
@@ -101,7 +105,8 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
         "Simulation: device time (CUDA events, or a clock around the CPU loops).\n"
         "Scene draw and panel: GL timer queries (GPU time); with the CUDA renderer the scene "
         "draw is its composite, and its own passes are CUDA events.\n"
-        "Export/upload and map/unmap: host wall time.");
+        "Export/upload and map/unmap: host wall time.\n"
+        "Edits: host wall time applying the frame's edits and requests before its step.");
     plot("frame", h.frame_ms, "ms");
     plot("simulation", h.sim_ms, "ms");
     plot("scene draw", h.render_ms, "ms");

@@ -1,8 +1,10 @@
 #include "sim/geometry/triangle_bins.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "sim/core/error.h"
 #include "sim/geometry/nearest_on_triangle.h"
@@ -39,32 +41,43 @@ void for_each_reached_cell(const GeoTriangle& t, const GridSpec& g, float reach,
 
 }  // namespace
 
-std::uint64_t count_bin_items(const std::vector<GeoTriangle>& triangles, const GridSpec& grid,
-                              float reach) {
-    std::uint64_t n = 0;
-    for (const GeoTriangle& t : triangles) {
-        for_each_reached_cell(t, grid, reach, [&](uint32_t) { ++n; });
-        if (n > kMaxBinEntries)
-            throw Error("the geometry's triangles cross more than " +
-                        std::to_string(kMaxBinEntries) +
-                        " grid cells in all (a finer mesh or a coarser grid is needed)");
-    }
-    return n;
-}
-
 TriangleBins bin_triangles(const std::vector<GeoTriangle>& triangles, const GridSpec& grid,
                            float reach) {
-    count_bin_items(triangles, grid, reach);  // refuses what would not fit
+    // One walk over the triangles (the cell tests are the cost: a drag in the window bins the
+    // scene again for every move), in chunks of consecutive triangles on all threads. Each chunk
+    // lists the (cell, triangle) pairs it finds in triangle order; a counting sort by cell over
+    // the chunks in order then keeps every cell's triangles in scene order, as the contact
+    // passes expect.
+    const auto count = static_cast<int64_t>(triangles.size());
+    constexpr int64_t kChunk = 256;
+    const int64_t chunks = (count + kChunk - 1) / kChunk;
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> found(static_cast<std::size_t>(chunks));
+    std::atomic<std::uint64_t> total{0};
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t k = 0; k < chunks; ++k) {
+        auto& pairs = found[static_cast<std::size_t>(k)];
+        const int64_t end = std::min(count, (k + 1) * kChunk);
+        for (int64_t i = k * kChunk; i < end; ++i) {
+            // Past the limit (counted over all threads): stop walking, the run is refused below.
+            if (total.load(std::memory_order_relaxed) > kMaxBinEntries) break;
+            const std::size_t before = pairs.size();
+            for_each_reached_cell(triangles[static_cast<std::size_t>(i)], grid, reach,
+                                  [&](uint32_t c) { pairs.emplace_back(c, uint32_t(i)); });
+            total.fetch_add(pairs.size() - before, std::memory_order_relaxed);
+        }
+    }
+    if (total.load() > kMaxBinEntries)
+        throw Error("the geometry's triangles cross more than " + std::to_string(kMaxBinEntries) +
+                    " grid cells in all (a finer mesh or a coarser grid is needed)");
     TriangleBins bins;
     bins.start.assign(std::size_t{grid.num_cells()} + 1, 0);
-    for (const GeoTriangle& t : triangles)
-        for_each_reached_cell(t, grid, reach, [&](uint32_t c) { ++bins.start[c + 1]; });
+    for (const auto& pairs : found)
+        for (const auto& [c, t] : pairs) ++bins.start[c + 1];
     for (std::size_t c = 1; c < bins.start.size(); ++c) bins.start[c] += bins.start[c - 1];
     bins.items.resize(bins.start.back());
     std::vector<uint32_t> fill(bins.start.begin(), bins.start.end() - 1);
-    for (uint32_t i = 0; i < triangles.size(); ++i)
-        for_each_reached_cell(triangles[i], grid, reach,
-                              [&](uint32_t c) { bins.items[fill[c]++] = i; });
+    for (const auto& pairs : found)
+        for (const auto& [c, t] : pairs) bins.items[fill[c]++] = t;
     return bins;
 }
 

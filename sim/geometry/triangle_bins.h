@@ -22,11 +22,8 @@ struct TriangleBins {
 // Entries a binning holds more than this are refused (4 bytes each: 1 GiB).
 inline constexpr std::uint64_t kMaxBinEntries = std::uint64_t{1} << 28;
 
-// The number of items bin_triangles would store (for counting memory before a run).
-// Throws plab::Error past kMaxBinEntries, saying how many.
-std::uint64_t count_bin_items(const std::vector<GeoTriangle>& triangles, const GridSpec& grid,
-                              float reach);
-
+// Throws plab::Error, saying how many, when the bins would hold more than kMaxBinEntries.
+// Runs on the CPU's threads (OpenMP); the result does not depend on their number.
 TriangleBins bin_triangles(const std::vector<GeoTriangle>& triangles, const GridSpec& grid,
                            float reach);
 

@@ -53,6 +53,9 @@ TEST(AppRecord, TimedRunRecordsEveryFrameWithItsConfiguration) {
         EXPECT_NEAR(f.fps, 1000.0 / f.frame_ms, 1e-9);
         EXPECT_GE(f.step_ms, 0);
         EXPECT_GT(f.feed_ms, 0);
+        // The frame's edits and requests are applied inside the frame it records.
+        EXPECT_GE(f.edit_ms, 0);
+        EXPECT_LT(f.edit_ms, f.frame_ms);
         stepped += f.step_ms > 0 && f.forces_ms > 0;
     }
     // Every frame steps once (not paused); the CPU backend finishes each step in its frame.

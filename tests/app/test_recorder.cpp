@@ -93,7 +93,7 @@ TEST(Recorder, StreamsEveryFrameToDiskAndWritesTheFileWholeAtTheEnd) {
     const std::vector<fs::path> streamed = test::temporaries(dir.path());
     ASSERT_EQ(streamed.size(), 1u);
     const std::string text = test::read_text(streamed[0]);
-    EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=1\n# backend=cuda\n")) << text;
+    EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=2\n# backend=cuda\n")) << text;
     EXPECT_NE(text.find("\n3,13,"), std::string::npos) << "the fourth row is on disk\n" << text;
 
     // Ended early: the file holds the 4 frames and says so; the temporary is gone.

@@ -101,11 +101,31 @@ TEST(Recording, WriteThenReadGivesIdenticalValues) {
 
 TEST(Recording, FileStartsWithMagicThenHeaderThenColumns) {
     const std::string text = recording_to_csv(sample());
-    EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=1\n# frames=7\n"));
+    EXPECT_TRUE(text.starts_with("# particle-lab recording\n# format=2\n# frames=7\n"));
     EXPECT_TRUE(contains(text, "\n# backend=cpu\n"));
     EXPECT_TRUE(contains(text,
                          "\nframe,frame_ms,step_ms,grid_ms,reorder_ms,forces_ms,"
-                         "integrate_ms,export_ms,feed_ms,draw_ms,fps\n0,16,"));
+                         "integrate_ms,export_ms,feed_ms,draw_ms,edit_ms,fps\n0,16,"));
+}
+
+TEST(Recording, FormatOneFilesReadWithoutEditTimes) {
+    // Written before the edit_ms column: the same rows, one cell fewer.
+    const std::string text =
+        "# particle-lab recording\n# format=1\n# frames=2\n# backend=cpu\n"
+        "frame,frame_ms,step_ms,grid_ms,reorder_ms,forces_ms,integrate_ms,export_ms,feed_ms,"
+        "draw_ms,fps\n0,16,2,0.5,0.5,1,0,0.1,0.2,3,62.5\n1,20,2,0.5,0.5,1,0,0.1,0.2,4,50\n";
+    const Recording r = parse_recording(text, "old.csv");
+    ASSERT_EQ(r.frames.size(), 2u);
+    EXPECT_EQ(r.frames[1].frame_ms, 20.0);
+    EXPECT_EQ(r.frames[1].draw_ms, 4.0);
+    EXPECT_EQ(r.frames[1].fps, 50.0);
+    EXPECT_EQ(r.frames[1].edit_ms, 0.0);
+    // A format-1 file with the new column line is refused: the header says which it is.
+    const std::string e = error_of(
+        "# particle-lab recording\n# format=1\n# frames=0\n"
+        "frame,frame_ms,step_ms,grid_ms,reorder_ms,forces_ms,integrate_ms,export_ms,feed_ms,"
+        "draw_ms,edit_ms,fps\n");
+    EXPECT_TRUE(contains(e, "line 4: the columns are")) << e;
 }
 
 TEST(Recording, EmptyRecordingRoundTrips) {
@@ -142,6 +162,7 @@ TEST(Recording, ForeignCsvIsAClearError) {
     EXPECT_TRUE(contains(e2, "run.csv: line 4: the columns are 'frame,ms'")) << e2;
     const std::string e3 = error_of("# particle-lab recording\n# format=9\n# frames=0\n");
     EXPECT_TRUE(contains(e3, "format 9 is not supported")) << e3;
+    EXPECT_TRUE(contains(e3, "reads formats 1 and 2")) << e3;
     const std::string e4 = error_of("# particle-lab recording\n# format=1\n# frames=0\n#oops\n");
     EXPECT_TRUE(contains(e4, "line 4: a header line must read '# key=value'")) << e4;
 }

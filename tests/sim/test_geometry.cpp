@@ -2,6 +2,7 @@
 // where triangles meet, the bins holding every triangle a bead can touch, the primitives'
 // surfaces, and the bodies a run refuses.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 #include <random>
@@ -210,6 +211,48 @@ TEST(TriangleBins, EveryTriangleInReachOfABeadIsInItsCell) {
         by_box += std::size_t(c1.x - c0.x + 1) * (c1.y - c0.y + 1) * (c1.z - c0.z + 1);
     }
     EXPECT_LT(b.bins.items.size(), by_box / 2) << "of " << by_box << " cells by box";
+}
+
+TEST(TriangleBins, EachCellListsItsTrianglesInSceneOrderWhateverTheThreads) {
+    // Many chunks of triangles (the binning walks them on all threads): the bins must come out
+    // the same as on one thread, each cell's triangles in ascending order.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-0.95f, 0.95f), side(-0.15f, 0.15f);
+    std::vector<GeoTriangle> triangles;
+    for (uint32_t i = 0; i < 3000; ++i) {
+        const Vec3 a{u(rng), u(rng), u(rng)};
+        triangles.push_back({a, a + Vec3{side(rng), side(rng), side(rng)},
+                             a + Vec3{side(rng), side(rng), side(rng)}, 3 * i, 3 * i + 1, 3 * i + 2,
+                             0});
+    }
+    const GridSpec g = make_grid(kBox, 0.05f);
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const TriangleBins one = bin_triangles(triangles, g, 0.025f);
+    omp_set_num_threads(4);
+    const TriangleBins four = bin_triangles(triangles, g, 0.025f);
+    omp_set_num_threads(threads);
+    EXPECT_EQ(one.start, four.start);
+    EXPECT_EQ(one.items, four.items);
+    ASSERT_EQ(one.start.size(), std::size_t{g.num_cells()} + 1);
+    EXPECT_GT(one.items.size(), triangles.size());
+    for (std::size_t c = 0; c + 1 < one.start.size(); ++c)
+        for (uint32_t k = one.start[c] + 1; k < one.start[c + 1]; ++k)
+            ASSERT_LT(one.items[k - 1], one.items[k]) << "cell " << c;
+    // Each listed triangle comes within reach of its cell: its nearest point to the cell's
+    // centre lies within half the diagonal plus the reach (a sample of cells).
+    for (std::size_t c = 0; c + 1 < one.start.size(); c += 97)
+        for (uint32_t k = one.start[c]; k < one.start[c + 1]; ++k) {
+            const uint32_t x = uint32_t(c % g.dim_x), y = uint32_t(c / g.dim_x % g.dim_y),
+                           z = uint32_t(c / (std::size_t(g.dim_x) * std::size_t(g.dim_y)));
+            const Vec3 centre =
+                g.origin +
+                (Vec3{float(x), float(y), float(z)} + Vec3{0.5f, 0.5f, 0.5f}) * g.cell_size;
+            const float within = std::sqrt(3.f) * 0.5f * g.cell_size + 0.025f;
+            EXPECT_LE(std::sqrt(length_squared(
+                          nearest_on_triangle(centre, triangles[one.items[k]]).point - centre)),
+                      within * 1.001f);
+        }
 }
 
 TEST(Body, PrimitivesAreClosedWhereTheyShouldBe) {
