@@ -367,6 +367,23 @@ void CpuSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geometr
     geometry_ = std::move(geometry);  // views() reads its bodies from the next step on
 }
 
+void CpuSimulator::set_geometry(std::shared_ptr<const SceneGeometry> geometry,
+                                const Params& params) {
+    if (geometry && geometry->empty()) geometry.reset();
+    if (const std::string why = geometry_unsupported(geometry.get(), params); !why.empty())
+        throw Error(why);
+    // Built before anything changes: either can throw (the bins' limit).
+    BoundaryField field = sph_body_field(geometry.get(), domain_, params);
+    TriangleBins bins;
+    if (geometry && params.model != Model::Sph)
+        bins = bin_triangles(geometry->triangles, grid_, geometry_reach(params));
+    bins_ = std::move(bins);
+    field_ = std::move(field);
+    bodies_key_ = bodies_build_key(geometry.get(), domain_, grid_, params);
+    geometry_ = std::move(geometry);
+    friction_.forget_mesh_contacts();
+}
+
 void CpuSimulator::pull(const ParticlePull& pull, float seconds) {
     check_pull(pull);
     const auto n = static_cast<uint32_t>(pull.ids.size());

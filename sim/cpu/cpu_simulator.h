@@ -24,6 +24,7 @@ class CpuSimulator final : public Simulator {
     std::string device_name() const override;
     void reset(const InitialState& initial, const Params& params) override;
     void set_body_motions(std::shared_ptr<const SceneGeometry> geometry) override;
+    void set_geometry(std::shared_ptr<const SceneGeometry> geometry, const Params& params) override;
     void pull(const ParticlePull& pull, float seconds) override;
     void step(const Params& params) override;
     void synchronize() override {}

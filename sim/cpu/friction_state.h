@@ -29,6 +29,8 @@ class FrictionState {
         return {omega_.data(),       omega_next_.data(), contacts_.data(),     wall_xi_.data(),
                 collider_xi_.data(), plate_xi_.data(),   contact_info_.data(), mesh_xi_.data()};
     }
+    // No remembered contact with any body (the bodies were replaced); the rest stays.
+    void forget_mesh_contacts() { std::fill(mesh_xi_.begin(), mesh_xi_.end(), Float4{}); }
     // After a pass: the rotations it wrote become the current ones.
     void swap_rotation() { omega_.swap(omega_next_); }
 

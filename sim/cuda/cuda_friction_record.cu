@@ -39,6 +39,12 @@ bool DeviceFrictionState::restore(const FrictionRecord& record, cudaStream_t str
     return reallocated;
 }
 
+void DeviceFrictionState::forget_mesh_contacts(cudaStream_t stream) {
+    if (count_ == 0) return;
+    PLAB_CUDA_CHECK(
+        cudaMemsetAsync(mesh_xi_.data(), 0, count_ * kMeshSlots * sizeof(Float4), stream));
+}
+
 FrictionRecord DeviceFrictionState::capture(cudaStream_t stream) const {
     FrictionRecord r;
     if (count_ == 0) return r;

@@ -220,6 +220,23 @@ void CudaSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geomet
     impl_->geometry.set_bodies(std::move(geometry), impl_->stream.get());
 }
 
+void CudaSimulator::set_geometry(std::shared_ptr<const SceneGeometry> geometry,
+                                 const Params& params) {
+    if (geometry && geometry->empty()) geometry.reset();
+    if (const std::string why = geometry_unsupported(geometry.get(), params); !why.empty())
+        throw Error(why);
+    Impl& m = *impl_;
+    BoundaryField field = sph_body_field(geometry.get(), m.domain, params);
+    const BodiesBuildKey key = bodies_build_key(geometry.get(), m.domain, m.grid, params);
+    // Bins, memory check and copies (waits for the stream first: a step in flight may still
+    // read the old triangles); throws with the old bodies in place.
+    m.geometry.upload(std::move(geometry), m.grid, geometry_reach(params), std::move(field),
+                      m.stream.get());
+    m.bodies_key = key;
+    m.friction.forget_mesh_contacts(m.stream.get());
+    m.graph.reset();  // a captured step holds the old bodies' buffers
+}
+
 void CudaSimulator::step(const Params& params) {
     validate(params);
     if (const std::string why = unsupported(params); !why.empty()) throw Error(why);  // bodies

@@ -51,6 +51,10 @@ class DeviceFrictionState {
                 collider_xi_.data(), plate_xi_.data(),   contact_info_.data(), mesh_xi_.data()};
     }
 
+    // No remembered contact with any body (the bodies were replaced); the rest stays. Cleared
+    // on `stream`, outside any captured step.
+    void forget_mesh_contacts(cudaStream_t stream);  // cuda_friction_record.cu
+
     // After the pass: the rotations it wrote become the current ones. A copy on the stream,
     // not a pointer swap, so that a captured graph replays it every step.
     void copy_rotation(cudaStream_t stream) const;

@@ -98,10 +98,15 @@ void require_same_bodies(const SceneGeometry* running, const SceneGeometry& next
 }
 
 BodiesBuildKey bodies_build_key(const InitialState& initial, const Params& params) {
+    return bodies_build_key(initial.geometry.get(), initial.domain, initial.grid, params);
+}
+
+BodiesBuildKey bodies_build_key(const SceneGeometry* geometry, const Domain& domain,
+                                const GridSpec& grid, const Params& params) {
     BodiesBuildKey k;
-    k.geometry = initial.geometry.get();
-    k.domain = initial.domain;
-    k.grid = initial.grid;
+    k.geometry = geometry;
+    k.domain = domain;
+    k.grid = grid;
     k.model = params.model;
     k.reach = geometry_reach(params);
     k.h = params.smoothing * 2.f * params.radius;

@@ -49,6 +49,8 @@ struct BodiesBuildKey {
     float reach = 0.f, h = 0.f;
 };
 BodiesBuildKey bodies_build_key(const InitialState& initial, const Params& params);
+BodiesBuildKey bodies_build_key(const SceneGeometry* geometry, const Domain& domain,
+                                const GridSpec& grid, const Params& params);
 bool operator==(const BodiesBuildKey& a, const BodiesBuildKey& b);
 
 // `with_density`: also the density statistics from vel.w (SPH).

@@ -148,6 +148,15 @@ class Simulator {
     // their bins stand). The next step uses it and captures carry it. Throws plab::Error, with
     // nothing changed, when it does not match the running bodies.
     virtual void set_body_motions(std::shared_ptr<const SceneGeometry> geometry) = 0;
+    // The scene's bodies replaced between steps (a body moved, added or removed in the window;
+    // null or empty: none): the particles and their contacts with one another stay where they
+    // are, without the round trip of a capture and a reset; the memory of contacts with bodies
+    // is forgotten (a slot may name another body now). The bins (or, for SPH, the distance
+    // field) are built for `params`, the running ones, on the running grid. Throws plab::Error
+    // with nothing changed when the bodies cannot run (an open mesh for SPH, the bins' limit,
+    // memory).
+    virtual void set_geometry(std::shared_ptr<const SceneGeometry> geometry,
+                              const Params& params) = 0;
     // The grab tool, between steps: the velocity of each particle `pull` names becomes its
     // velocity after `seconds` under the pull's spring (sim/physics/pull_spring.h); the others
     // and every position stay. Ids the run does not hold are passed over. Throws plab::Error

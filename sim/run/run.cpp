@@ -177,13 +177,10 @@ void Run::set_bodies(const std::vector<Body>& bodies) {
     std::shared_ptr<const SceneGeometry> next;
     if (!bodies.empty())
         next = std::make_shared<const SceneGeometry>(place_bodies(bodies, domain_));
-    InitialState state = simulator_->capture_state();
-    state.geometry = next;
-    // Slots that remembered a contact with a body may name another body now.
-    std::fill(state.friction.mesh_xi.begin(), state.friction.mesh_xi.end(), Float4{});
     const std::string unsupported = simulator_->unsupported(params_);
     PLAB_REQUIRE(unsupported.empty(), unsupported);
-    simulator_->reset(state, params_);  // throws before changing anything (SPH: open meshes)
+    // The particles stay on the device; throws before changing anything (SPH: open meshes).
+    simulator_->set_geometry(next, params_);
     geometry_ = std::move(next);
     if (!scene_file_) scene_source_.clear();
     scene_file_ = std::move(edited);
