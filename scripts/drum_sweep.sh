@@ -27,8 +27,11 @@ run() {  # run NAME RESOLUTION [--set a=b ...]
     echo "$name: $(grep -E 'samples: angle' "$log" | sed 's/ (reference.*non-finite//')" \
         "[$(($(date +%s) - start)) s]$([ $rc -le 1 ] || echo " ERROR rc=$rc: $(tail -1 "$log")")"
 }
-# The most telling first, in case the deadline cuts the list: a size between, then the
-# reference's size with each coefficient raised, then the other sizes.
+# The most telling first, in case the deadline cuts the list: the reference code's input, a
+# size between, then the reference's size with each coefficient raised, then the other sizes.
+# The open DEM code's input for this experiment: mu 0.3, walls 0.35, its default rolling
+# friction 0.1 on the effective radius R/2 (a constant torque), which is 0.05 on the bead's R here.
+run size80-reference-input 80 --set friction=0.3 --set wall_friction=0.35 --set rolling_friction=0.05
 run size48 48
 run size80-walls0.8 80 --set wall_friction=0.8
 run size80-rolling0.05 80 --set rolling_friction=0.05
