@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the window's tools cost on the GPU host (Xvfb with the NVIDIA GLX, driven by xdotool): the
-# funnel scene's window records its frames (--record, edit_ms included) in three ways, ROUNDS
+# funnel scene's window (11,000 beads) records its frames (--record, edit_ms included) in three ways, ROUNDS
 # times each, interleaved:
 #   plain  the Run tab, no tool, the cursor outside the window;
 #   tools  the Bodies tab, the funnel selected in its list, the brush armed (B), the cursor
@@ -30,7 +30,7 @@ if [ -z "${DISPLAY:-}" ] && [ -f .gpu-host-debs/gpu-host-env.sh ]; then
 fi
 export LD_LIBRARY_PATH=$root/build/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 bin=${PLAB_BIN:-$root/build/particle-lab}
-run_args=${PLAB_WINDOW_ARGS:---backend cuda --renderer cuda --particles 1000000}
+run_args=${PLAB_WINDOW_ARGS:---backend cuda --renderer cuda}  # the scene's 11,000 beads (its most: 11,520)
 for tool in xdotool python3; do
     command -v "$tool" > /dev/null || { echo "gpu_window_check: no $tool"; exit 1; }
 done
