@@ -60,7 +60,7 @@ window() {
         xdotool $click_at 100 163 && sleep 0.3 && xdotool click 1 && sleep 0.5
     }
     case $action in
-        idle) xdotool mousemove 1279 719 ;;  # the screen's far corner, off the window's scene
+        idle) xdotool mousemove 1919 1079 ;;  # the screen's far corner, off the window
         tools)
             select_funnel
             xdotool key b && sleep 0.3          # the brush armed (spray), not used
