@@ -2,7 +2,8 @@
 # What the window's tools cost on the GPU host (Xvfb with the NVIDIA GLX, driven by xdotool): the
 # funnel scene's window (11,000 beads) records its frames (--record, edit_ms included) in three ways, ROUNDS
 # times each, interleaved:
-#   plain  the Run tab, no tool, the cursor outside the window;
+#   plain  the Bodies tab open (the same panel), nothing selected, no tool, the cursor off the
+#          window;
 #   tools  the Bodies tab, the funnel selected in its list, the brush armed (B), the cursor
 #          resting over the scene: every tool set up and idle;
 #   move   as tools without the brush, then Alt+left-drag moving the funnel back and forth for
@@ -111,9 +112,9 @@ PY
 status=0
 for round in $(seq "$rounds"); do
     for kind in plain tools; do
-        tab=run action=idle
-        [ $kind = tools ] && tab=bodies action=tools
-        window "$kind-$round" $tab $action > "$out/$kind-$round.txt" || status=1
+        action=idle
+        [ $kind = tools ] && action=tools
+        window "$kind-$round" bodies $action > "$out/$kind-$round.txt" || status=1
         grep -v '^MEDIAN' "$out/$kind-$round.txt"
     done
 done
@@ -124,7 +125,7 @@ if grep -q '"translate"' "$out/move/scenes/my_scene.json" 2> /dev/null; then
 else
     echo "move: FAIL, the saved scene shows no move"; status=1
 fi
-cat "$out"/plain-*.txt "$out"/tools-*.txt | python3 -c '
+cat "$out"/plain-*.txt "$out"/tools-*.txt | python3 <(cat <<'PY'
 import statistics, sys
 v = {"plain": [], "tools": []}
 for line in sys.stdin:
@@ -134,5 +135,7 @@ for line in sys.stdin:
 if v["plain"] and v["tools"]:
     p, t = statistics.median(v["plain"]), statistics.median(v["tools"])
     print(f"idle tools: median frame {t:.4f} ms against {p:.4f} ms plain: {100 * (t / p - 1):+.1f}%"
-          f" (goal: at most +2%); rounds plain {v[chr(112)+'lain']}")'
+          f" (goal: at most +2%); rounds: plain {v['plain']}, tools {v['tools']}")
+PY
+)
 exit $status
