@@ -8,9 +8,11 @@
 #          resting over the scene: every tool set up and idle;
 #   move   as tools without the brush, then Alt+left-drag moving the funnel back and forth for
 #          3 s (each motion re-bins its triangles), then Ctrl+S (the saved scene shows the move).
-# Prints, per run, the median frame of the quiet second half (plain, tools) and, for move, the
-# frames that applied an edit: how many, their edit_ms (median, max) and their frame_ms against
-# the quiet frames'. Then the idle cost: median tools / median plain over the rounds.
+# Each plain and tools run records 3 s running, then 3 s paused (Space). Prints, per run, the
+# median frame running (its second half) and paused and, for move, the frames that applied an
+# edit: how many, their edit_ms (median, max) and their frame_ms. Then the idle cost: the
+# paused medians, tools / plain over the rounds (paused, every run shows the same scene; running,
+# a run's frame also depends on how far the pour has got).
 # Needs the GL/X packages in .gpu-host-debs (fetch-debs.sh, with GPU_HOST_EXTRA_DEBS="xdotool
 # libxdo3") and a bundle of a build without video and MPI, so both fit one transfer:
 #   cmake -S . -B build-window -DCMAKE_BUILD_TYPE=Release -DPLAB_BUILD_TESTS=OFF \
@@ -61,7 +63,8 @@ window() {
         xdotool $click_at 100 163 && sleep 0.3 && xdotool click 1 && sleep 0.5
     }
     case $action in
-        idle) xdotool mousemove 1919 1079 ;;  # the screen's far corner, off the window
+        idle)  # the tools' timeline without them, the cursor off the window
+            xdotool mousemove 1919 1079 && sleep 1.1 ;;
         tools)
             select_funnel
             xdotool key b && sleep 0.3          # the brush armed (spray), not used
@@ -80,7 +83,10 @@ window() {
             xdotool mouseup 1 && sleep 0.2 && xdotool keyup alt && sleep 0.5
             xdotool key ctrl+s ;;
     esac
-    sleep 3  # quiet frames after the action
+    sleep 3  # quiet frames after the action, running
+    # Then paused (Space): frames of the window alone, the same scene in every run, so the
+    # tools' own cost is not mixed with where the pour has got to.
+    [ "$action" = move ] || { xdotool key space && sleep 3; }
     xdotool key Escape
     wait $app  # Esc ends a --frames run early: status 1, the recording kept
     grep -qE "recorded [0-9]+ of" "$home/app.log" ||
@@ -90,8 +96,17 @@ import csv, statistics, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
 frame = [float(r["frame_ms"]) for r in rows]
 edit = [float(r["edit_ms"]) for r in rows]
-quiet = frame[len(frame) // 2:]
-line = f"{sys.argv[2]}: {len(rows)} frames, quiet half median {statistics.median(quiet):.4f} ms"
+stepped = [float(r["step_ms"]) > 0 for r in rows]
+# Running: the second half of the frames that stepped; paused: the frames after the last step
+# (less the first few, while the pause takes hold).
+running = [f for f, s in zip(frame, stepped) if s]
+running = running[len(running) // 2:]
+last_step = max((i for i, s in enumerate(stepped) if s), default=len(rows) - 1)
+paused = frame[last_step + 5:]
+quiet = paused if len(paused) > 50 else running
+line = (f"{sys.argv[2]}: {len(rows)} frames, running median {statistics.median(running):.4f} ms"
+        + (f", paused median {statistics.median(paused):.4f} ms ({len(paused)} frames)"
+           if len(paused) > 50 else ""))
 if sys.argv[3] == "move":
     # The frames that applied an edit: far above the idle frames' few microseconds of requests.
     idle_edit = statistics.median(edit)
@@ -134,7 +149,7 @@ for line in sys.stdin:
         v[name.split("-")[0]].append(float(ms))
 if v["plain"] and v["tools"]:
     p, t = statistics.median(v["plain"]), statistics.median(v["tools"])
-    print(f"idle tools: median frame {t:.4f} ms against {p:.4f} ms plain: {100 * (t / p - 1):+.1f}%"
+    print(f"idle tools, paused: median frame {t:.4f} ms against {p:.4f} ms plain: {100 * (t / p - 1):+.1f}%"
           f" (goal: at most +2%); rounds: plain {v['plain']}, tools {v['tools']}")
 PY
 )
