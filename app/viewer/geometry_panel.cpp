@@ -14,8 +14,28 @@
 namespace plab::app {
 namespace {
 
+// What the body editor changes: the placement and the contact settings, without the shape (a
+// mesh's triangles are not copied to draw the editor).
+struct Placement {
+    sim::Vec3 translate, rotate_deg, scale;
+    std::optional<float> friction;
+    bool inside = false;
+};
+
+Placement placement_of(const sim::Body& b) {
+    return {b.translate, b.rotate_deg, b.scale, b.friction, b.inside};
+}
+
+void place(sim::Body& b, const Placement& p) {
+    b.translate = p.translate;
+    b.rotate_deg = p.rotate_deg;
+    b.scale = p.scale;
+    b.friction = p.friction;
+    b.inside = p.inside;
+}
+
 // One body's editors; true when it changed `b` (remove sets `removed`).
-bool body_editor(sim::Body& b, float step, bool& removed) {
+bool body_editor(Placement& b, sim::BodyShape shape, float step, bool& removed) {
     bool changed = false;
     changed |= ImGui::DragFloat3("move (m)", &b.translate.x, step, 0.f, 0.f, "%.4g");
     help_marker("Moves the body; Alt+left-drag in the scene does the same in the view plane.");
@@ -44,7 +64,7 @@ bool body_editor(sim::Body& b, float step, bool& removed) {
             changed = true;
         }
     }
-    if (b.shape != sim::BodyShape::Plane) {
+    if (shape != sim::BodyShape::Plane) {
         changed |= ImGui::Checkbox("particles inside", &b.inside);
         help_marker(
             "The particles live inside the body (a drum, a tank): it needs a closed "
@@ -83,25 +103,37 @@ std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session
 static void sources_section(UiState& ui, const sim::Run& session, float step);
 
 void bodies_tab(UiState& ui, const sim::Run& session) {
-    std::vector<sim::Body> bodies = bodies_to_edit(ui, session);
+    // The bodies as they stand, read in place: they are copied (meshes and all) only in a frame
+    // that changes them, so an open tab costs a large mesh nothing a frame.
+    static const std::vector<sim::Body> kNone;
+    const auto& file = session.scene_file();
+    const std::vector<sim::Body>& current =
+        ui.requests.bodies ? *ui.requests.bodies : (file ? file->bodies : kNone);
+    std::optional<std::vector<sim::Body>> edited;
+    const auto edit = [&]() -> std::vector<sim::Body>& {
+        if (!edited) edited = current;
+        return *edited;
+    };
+    const auto shown = [&]() -> const std::vector<sim::Body>& {
+        return edited ? *edited : current;
+    };
     const sim::Domain& d = session.domain();
-    bool changed = false;
     for (const auto& [label, shape] : {std::pair{"+ box", sim::BodyShape::Box},
                                        std::pair{"+ cylinder", sim::BodyShape::Cylinder},
                                        std::pair{"+ plane", sim::BodyShape::Plane}}) {
         if (ImGui::Button(label)) {
-            bodies.push_back(sim::starter_body(shape, d));
-            ui.selected_body = static_cast<int>(bodies.size()) - 1;
-            changed = true;
+            edit().push_back(sim::starter_body(shape, d));
+            ui.selected_body = static_cast<int>(edit().size()) - 1;
         }
         ImGui::SameLine();
     }
     if (ImGui::Button("+ mesh")) {
         try {
-            bodies.push_back(sim::mesh_body(ui.mesh_path, d));
-            ui.selected_body = static_cast<int>(bodies.size()) - 1;
-            changed = true;
-            if (const float fit = bodies.back().scale.x; fit != 1.f)
+            sim::Body mesh = sim::mesh_body(ui.mesh_path, d);
+            const float fit = mesh.scale.x;
+            edit().push_back(std::move(mesh));
+            ui.selected_body = static_cast<int>(edit().size()) - 1;
+            if (fit != 1.f)
                 ui.say("The mesh is larger than the domain: scaled by " +
                        sim::format_numbers("%.3g", fit) + " to fit (its scale below).");
         } catch (const std::exception& e) {
@@ -114,15 +146,16 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
         "than the domain is scaled down to fit (its scale field says by how much).");
 
     const auto& geometry = session.geometry();
-    if (bodies.empty()) ImGui::TextColored(kDim, "No bodies: add one above.");
+    if (shown().empty()) ImGui::TextColored(kDim, "No bodies: add one above.");
     const float step = 0.002f * std::max({d.max.x - d.min.x, d.max.y - d.min.y, d.max.z - d.min.z});
     int remove = -1;
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (std::size_t i = 0; i < shown().size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
+        const sim::BodyShape shape = shown()[i].shape;
         const std::string name = geometry && i < geometry->body_names.size()
                                      ? geometry->body_names[i]
                                      : "geometry[" + std::to_string(i) + "] (" +
-                                           std::string(sim::body_shape_name(bodies[i].shape)) + ")";
+                                           std::string(sim::body_shape_name(shape)) + ")";
         if (ImGui::Selectable(name.c_str(), ui.selected_body == static_cast<int>(i)))
             ui.selected_body = ui.selected_body == static_cast<int>(i) ? -1 : static_cast<int>(i);
         if (const std::optional<float> spin = session.body_spin(i)) {
@@ -135,19 +168,19 @@ void bodies_tab(UiState& ui, const sim::Run& session) {
         }
         if (ui.selected_body == static_cast<int>(i)) {
             bool removed = false;
+            Placement placement = placement_of(shown()[i]);
             ImGui::Indent();
-            changed |= body_editor(bodies[i], step, removed);
+            if (body_editor(placement, shape, step, removed)) place(edit()[i], placement);
             ImGui::Unindent();
             if (removed) remove = static_cast<int>(i);
         }
         ImGui::PopID();
     }
     if (remove >= 0) {
-        bodies.erase(bodies.begin() + remove);
+        edit().erase(edit().begin() + remove);
         ui.selected_body = -1;
-        changed = true;
     }
-    if (changed) ui.requests.bodies = std::move(bodies);
+    if (edited) ui.requests.bodies = std::move(*edited);
     sources_section(ui, session, step);
     section_title("Brush");
     int mode = static_cast<int>(ui.brush);
