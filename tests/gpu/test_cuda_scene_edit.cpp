@@ -17,6 +17,7 @@
 #include "sim/io/starter_body.h"
 #include "sim/run/run.h"
 #include "support/cuda_skip.h"
+#include "support/shelf_scene.h"
 
 namespace plab::sim {
 namespace {
@@ -165,29 +166,17 @@ TEST_P(CudaSceneEdit, APullSetsTheVelocitiesTheCpuSets) {
     }
 }
 
-// Glass beads (the frictional law, the neighbour lists on CUDA) sliding on a shelf; the shelf
-// lowered by a fifth of a millimetre mid-run (Simulator::set_geometry: no capture and reset).
-constexpr const char* kShelfScene = R"({"name": "beads on a shelf", "preset": "glass-beads",
-  "params": {"collider_radius": 0, "gravity_x": 3},
-  "domain": {"min": [-0.2, -0.2, -0.2], "max": [0.2, 0.2, 0.2]},
-  "blocks": [{"min": [-0.05, 0.006, -0.05], "max": [0.05, 0.03, 0.05], "spacing": 0.0105,
-              "jitter": 0.0002}],
-  "geometry": [{"type": "box", "min": [-0.15, -0.1, -0.15], "max": [0.15, 0, 0.15]}]})";
-
-bool remembers(const std::vector<Float4>& xi) {
-    return std::any_of(xi.begin(), xi.end(), [](const Float4& v) {
-        return v.x != 0.f || v.y != 0.f || v.z != 0.f || v.w != 0.f;
-    });
-}
-
+// Glass beads sliding on a shelf (support/shelf_scene.h; the frictional law, the neighbour lists
+// on CUDA); the shelf lowered a fifth of a millimetre mid-run (Simulator::set_geometry).
 TEST_P(CudaSceneEdit, AMovedBodyKeepsTheParticlesOnTheDeviceAndForgetsTheirContactsWithIt) {
     RunStart s = start(Backend::Cuda, GetParam());
-    s.request.scene_file = parse_scene_file(kShelfScene, "shelf.json");
+    s.request.scene_file = parse_scene_file(test::kBeadsSlidingOnAShelf, "shelf.json");
     s.request.scene_source = "shelf.json";
     sim::Run run(s);
     for (int i = 0; i < 3000; ++i) run.step();  // landed and sliding (0.17 s)
     const InitialState before = run.simulator().capture_state();
-    ASSERT_TRUE(remembers(before.friction.mesh_xi)) << "no bead remembers sliding on the shelf";
+    ASSERT_TRUE(test::remembers_a_body(before.friction.mesh_xi))
+        << "no bead remembers sliding on the shelf";
     Body lowered = run.scene_file()->bodies.at(0);
     lowered.translate = {0.f, -0.0002f, 0.f};
     run.set_bodies({lowered});
@@ -197,7 +186,7 @@ TEST_P(CudaSceneEdit, AMovedBodyKeepsTheParticlesOnTheDeviceAndForgetsTheirConta
               std::memcmp(after.pos.data(), before.pos.data(), before.pos.size() * sizeof(Float4)));
     EXPECT_EQ(0, std::memcmp(after.friction.omega.data(), before.friction.omega.data(),
                              before.friction.omega.size() * sizeof(Float4)));
-    EXPECT_FALSE(remembers(after.friction.mesh_xi));
+    EXPECT_FALSE(test::remembers_a_body(after.friction.mesh_xi));
     ASSERT_TRUE(after.geometry);  // what the device steps with, as its capture carries it
     float top = -1e9f;
     for (const GeoTriangle& t : after.geometry->triangles)
@@ -205,7 +194,8 @@ TEST_P(CudaSceneEdit, AMovedBodyKeepsTheParticlesOnTheDeviceAndForgetsTheirConta
     EXPECT_NEAR(top, -0.0002f, 1e-6f);
     for (int i = 0; i < 300; ++i) run.step();
     const InitialState later = run.simulator().capture_state();
-    EXPECT_TRUE(remembers(later.friction.mesh_xi)) << "the lowered shelf holds no bead";
+    EXPECT_TRUE(test::remembers_a_body(later.friction.mesh_xi))
+        << "the lowered shelf holds no bead";
     // Every bead still above the lowered shelf's top (none fell through it).
     for (const Float4& p : later.pos) EXPECT_GT(p.y, -0.0002f);
     EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);

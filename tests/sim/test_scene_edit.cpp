@@ -19,6 +19,7 @@
 #include "sim/io/starter_body.h"
 #include "sim/run/run.h"
 #include "support/error_of.h"
+#include "support/shelf_scene.h"
 
 namespace plab::sim {
 namespace {
@@ -113,35 +114,24 @@ TEST(SceneEdit, ABodyThatCannotRunIsRefusedAndChangesNothing) {
     EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
 }
 
-// Glass beads (the frictional law) sliding down a shelf tilted by a sideways gravity.
-constexpr const char* kShelfScene = R"({"name": "beads on a shelf", "preset": "glass-beads",
-  "params": {"collider_radius": 0, "gravity_x": 3},
-  "domain": {"min": [-0.2, -0.2, -0.2], "max": [0.2, 0.2, 0.2]},
-  "blocks": [{"min": [-0.05, 0.006, -0.05], "max": [0.05, 0.03, 0.05], "spacing": 0.0105,
-              "jitter": 0.0002}],
-  "geometry": [{"type": "box", "min": [-0.15, -0.1, -0.15], "max": [0.15, 0, 0.15]}]})";
-
 template <typename T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+// Glass beads sliding on a shelf (support/shelf_scene.h); the shelf lowered mid-run.
 TEST(SceneEdit, AnEditKeepsTheParticlesAndForgetsOnlyTheirContactsWithBodies) {
     RunStart s;
     s.backend = Backend::Cpu;
     s.single_dt = true;
-    s.request.scene_file = parse_scene_file(kShelfScene, "shelf.json");
+    s.request.scene_file = parse_scene_file(test::kBeadsSlidingOnAShelf, "shelf.json");
     s.request.scene_source = "shelf.json";
     sim::Run run(s);
     for (int i = 0; i < 3000; ++i) run.step();  // landed and sliding (0.17 s)
     const InitialState before = run.simulator().capture_state();
     ASSERT_FALSE(before.friction.empty());
-    const auto remembers = [](const std::vector<Float4>& xi) {
-        return std::any_of(xi.begin(), xi.end(), [](const Float4& v) {
-            return v.x != 0.f || v.y != 0.f || v.z != 0.f || v.w != 0.f;
-        });
-    };
-    ASSERT_TRUE(remembers(before.friction.mesh_xi)) << "no bead remembers sliding on the shelf";
+    ASSERT_TRUE(test::remembers_a_body(before.friction.mesh_xi))
+        << "no bead remembers sliding on the shelf";
     Body lowered = run.scene_file()->bodies.at(0);
     lowered.translate = {0.f, -0.0002f, 0.f};
     run.set_bodies({lowered});
@@ -155,11 +145,11 @@ TEST(SceneEdit, AnEditKeepsTheParticlesAndForgetsOnlyTheirContactsWithBodies) {
     EXPECT_TRUE(same_bytes(after.friction.wall_xi, before.friction.wall_xi));
     // Their memory of the body, gone; the new body is the one the next step meets.
     EXPECT_EQ(after.friction.mesh_xi.size(), before.friction.mesh_xi.size());
-    EXPECT_FALSE(remembers(after.friction.mesh_xi));
+    EXPECT_FALSE(test::remembers_a_body(after.friction.mesh_xi));
     ASSERT_TRUE(after.geometry);
     EXPECT_EQ(after.geometry, run.geometry());
     for (int i = 0; i < 300; ++i) run.step();
-    EXPECT_TRUE(remembers(run.simulator().capture_state().friction.mesh_xi))
+    EXPECT_TRUE(test::remembers_a_body(run.simulator().capture_state().friction.mesh_xi))
         << "the lowered shelf holds no bead";
     EXPECT_EQ(run.simulator().stats(run.params()).non_finite, 0u);
 }
