@@ -20,9 +20,7 @@ for name in test_cuda_cluster_pairs test_neighbour_list_gpu; do
     [ -x "build/tests/$name" ] || { echo "$name: not in the bundle"; continue; }
     in_time "$name" || continue
     timeout "$(budget 200)" "build/tests/$name" > "$out/$name.log" 2>&1 || status=1
-    echo "$name: $(grep -cE '^\[       OK \]' "$out/$name.log") passed," \
-        "$(grep -cE '^\[  FAILED  \]' "$out/$name.log") failed," \
-        "$(grep -cE '^\[  SKIPPED \]' "$out/$name.log") skipped"
+    gtest_counts "$name" "$out/$name.log"
     grep -E 'Failure|Expected|Which is|pair tests|against the CPU' "$out/$name.log" | head -12
 done
 

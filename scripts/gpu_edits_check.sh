@@ -23,9 +23,7 @@ if in_time "GPU tests"; then
     timeout "$(budget 60)" build/tests/test_cuda_geometry --gtest_filter='*FinelyCut*' \
         > "$out/test_cuda_geometry.log" 2>&1 || status=1
     for name in test_cuda_scene_edit test_cuda_geometry; do
-        echo "$name: $(grep -cE '^\[       OK \]' "$out/$name.log") passed," \
-            "$(grep -cE '^\[  FAILED  \]' "$out/$name.log") failed," \
-            "$(grep -cE '^\[  SKIPPED \]' "$out/$name.log") skipped"
+        gtest_counts "$name" "$out/$name.log"
         grep -E 'Failure|Expected|Which is|actual' "$out/$name.log" | head -10
     done
 fi

@@ -34,3 +34,10 @@ in_time() {
         return 1
     fi
 }
+
+# "NAME: N passed, N failed, N skipped" from a GoogleTest program's log $2.
+gtest_counts() {
+    echo "$1: $(grep -cE '^\[       OK \]' "$2") passed," \
+        "$(grep -cE '^\[  FAILED  \]' "$2") failed," \
+        "$(grep -cE '^\[  SKIPPED \]' "$2") skipped"
+}

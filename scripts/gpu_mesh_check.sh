@@ -17,9 +17,7 @@ gpu_host_setup "$out"
 if in_time "test_cuda_geometry"; then
     echo "== GPU tests =="
     timeout "$(budget 150)" build/tests/test_cuda_geometry > "$out/test_cuda_geometry.log" 2>&1 || status=1
-    echo "test_cuda_geometry: $(grep -cE '^\[       OK \]' "$out/test_cuda_geometry.log") passed," \
-        "$(grep -cE '^\[  FAILED  \]' "$out/test_cuda_geometry.log") failed," \
-        "$(grep -cE '^\[  SKIPPED \]' "$out/test_cuda_geometry.log") skipped"
+    gtest_counts test_cuda_geometry "$out/test_cuda_geometry.log"
     grep -E 'Failure|Expected|Which is|FAILED  \]' "$out/test_cuda_geometry.log" | head -12
 fi
 

@@ -17,9 +17,7 @@ for name in test_cuda_ranks test_cuda_scene_edit; do
     [ -x "build/tests/$name" ] || { echo "$name: not in the bundle"; continue; }
     in_time "$name" || continue
     timeout "$(budget 240)" "build/tests/$name" > "$out/$name.log" 2>&1 || status=1
-    echo "$name: $(grep -cE '^\[       OK \]' "$out/$name.log") passed," \
-        "$(grep -cE '^\[  FAILED  \]' "$out/$name.log") failed," \
-        "$(grep -cE '^\[  SKIPPED \]' "$out/$name.log") skipped"
+    gtest_counts "$name" "$out/$name.log"
     grep -E 'Failure|Expected|Which is|ranks on one device|emitted|drain' "$out/$name.log" | head -14
 done
 

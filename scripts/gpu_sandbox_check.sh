@@ -19,9 +19,7 @@ if [ "$part" != benches ]; then
 echo "== GPU tests =="
 for name in test_cuda_scene_edit test_cuda_geometry; do
     timeout 150 "build/tests/$name" > "$out/$name.log" 2>&1 || status=1
-    echo "$name: $(grep -cE '^\[       OK \]' "$out/$name.log") passed," \
-        "$(grep -cE '^\[  FAILED  \]' "$out/$name.log") failed," \
-        "$(grep -cE '^\[  SKIPPED \]' "$out/$name.log") skipped"
+    gtest_counts "$name" "$out/$name.log"
 done
 grep -E 'Failure|Expected|Which is|actual' "$out/test_cuda_scene_edit.log" | head -20
 

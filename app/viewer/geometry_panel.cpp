@@ -94,10 +94,11 @@ bool emitter_editor(sim::Emitter& e, float step) {
 
 }  // namespace
 
-std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session) {
+const std::vector<sim::Body>& bodies_to_edit(const UiState& ui, const sim::Run& session) {
+    static const std::vector<sim::Body> kNone;
     if (ui.requests.bodies) return *ui.requests.bodies;
     const auto& file = session.scene_file();
-    return file ? file->bodies : std::vector<sim::Body>{};
+    return file ? file->bodies : kNone;
 }
 
 static void sources_section(UiState& ui, const sim::Run& session, float step);
@@ -105,10 +106,7 @@ static void sources_section(UiState& ui, const sim::Run& session, float step);
 void bodies_tab(UiState& ui, const sim::Run& session) {
     // The bodies as they stand, read in place: they are copied (meshes and all) only in a frame
     // that changes them, so an open tab costs a large mesh nothing a frame.
-    static const std::vector<sim::Body> kNone;
-    const auto& file = session.scene_file();
-    const std::vector<sim::Body>& current =
-        ui.requests.bodies ? *ui.requests.bodies : (file ? file->bodies : kNone);
+    const std::vector<sim::Body>& current = bodies_to_edit(ui, session);
     std::optional<std::vector<sim::Body>> edited;
     const auto edit = [&]() -> std::vector<sim::Body>& {
         if (!edited) edited = current;

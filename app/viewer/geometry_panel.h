@@ -13,7 +13,8 @@ namespace plab::app {
 
 void bodies_tab(UiState& ui, const sim::Run& session);
 
-// The bodies an edit starts from: the edit already asked for this frame, else the running ones.
-std::vector<sim::Body> bodies_to_edit(const UiState& ui, const sim::Run& session);
+// The bodies an edit starts from: the edit already asked for this frame, else the running ones
+// (valid until either changes; copy it to edit).
+const std::vector<sim::Body>& bodies_to_edit(const UiState& ui, const sim::Run& session);
 
 }  // namespace plab::app

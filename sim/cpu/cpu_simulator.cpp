@@ -87,16 +87,8 @@ void CpuSimulator::reset(const InitialState& initial, const Params& params) {
     if (const std::string why = geometry_unsupported(initial.geometry.get(), params); !why.empty())
         throw Error(why);
     // The bodies' bins and field, built again only when what they depend on changed.
-    const BodiesBuildKey key = bodies_build_key(initial, params);
-    if (!(key == bodies_key_) || !geometry_) {
-        TriangleBins bins;
-        BoundaryField field = sph_body_field(initial.geometry.get(), initial.domain, params);
-        if (initial.geometry && params.model != Model::Sph)
-            bins = bin_triangles(initial.geometry->triangles, initial.grid, geometry_reach(params));
-        bins_ = std::move(bins);
-        field_ = std::move(field);
-        bodies_key_ = key;
-    }
+    if (!(bodies_build_key(initial, params) == bodies_key_) || !geometry_)
+        build_bodies(initial.geometry.get(), initial.domain, initial.grid, params);
     const std::size_t n = initial.pos.size();
     geometry_ = initial.geometry;
     domain_ = initial.domain;
@@ -367,19 +359,22 @@ void CpuSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geometr
     geometry_ = std::move(geometry);  // views() reads its bodies from the next step on
 }
 
-void CpuSimulator::set_geometry(std::shared_ptr<const SceneGeometry> geometry,
-                                const Params& params) {
-    if (geometry && geometry->empty()) geometry.reset();
-    if (const std::string why = geometry_unsupported(geometry.get(), params); !why.empty())
-        throw Error(why);
-    // Built before anything changes: either can throw (the bins' limit).
-    BoundaryField field = sph_body_field(geometry.get(), domain_, params);
+void CpuSimulator::build_bodies(const SceneGeometry* geometry, const Domain& domain,
+                                const GridSpec& grid, const Params& params) {
+    BoundaryField field = sph_body_field(geometry, domain, params);
     TriangleBins bins;
     if (geometry && params.model != Model::Sph)
-        bins = bin_triangles(geometry->triangles, grid_, geometry_reach(params));
+        bins = bin_triangles(geometry->triangles, grid, geometry_reach(params));
     bins_ = std::move(bins);
     field_ = std::move(field);
-    bodies_key_ = bodies_build_key(geometry.get(), domain_, grid_, params);
+    bodies_key_ = bodies_build_key(geometry, domain, grid, params);
+}
+
+void CpuSimulator::set_geometry(std::shared_ptr<const SceneGeometry> geometry,
+                                const Params& params) {
+    if (const std::string why = geometry_unsupported(geometry.get(), params); !why.empty())
+        throw Error(why);
+    build_bodies(geometry.get(), domain_, grid_, params);
     geometry_ = std::move(geometry);
     friction_.forget_mesh_contacts();
 }

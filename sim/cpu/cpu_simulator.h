@@ -60,6 +60,10 @@ class CpuSimulator final : public Simulator {
     FrictionStats friction_stats() override { return summarize_contacts(friction_.contact_info()); }
 
   private:
+    // The bodies' bins (DEM) or distance field (SPH) for `grid`, and the key they were built
+    // for; builds both before it replaces either (the bins' limit throws with nothing changed).
+    void build_bodies(const SceneGeometry* geometry, const Domain& domain, const GridSpec& grid,
+                      const Params& params);
     StageTimings substep(const Params& p);
     void choose_precision(bool frictional);
     bool restore_captured(const InitialState& initial);

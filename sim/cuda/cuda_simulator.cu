@@ -222,7 +222,6 @@ void CudaSimulator::set_body_motions(std::shared_ptr<const SceneGeometry> geomet
 
 void CudaSimulator::set_geometry(std::shared_ptr<const SceneGeometry> geometry,
                                  const Params& params) {
-    if (geometry && geometry->empty()) geometry.reset();
     if (const std::string why = geometry_unsupported(geometry.get(), params); !why.empty())
         throw Error(why);
     Impl& m = *impl_;
