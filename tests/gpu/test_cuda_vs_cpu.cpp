@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "gpu/cuda_vs_cpu_common.h"
 #include "sim/core/error.h"
 #include "sim/cpu/cpu_simulator.h"
 #include "sim/run/make_simulator.h"
@@ -24,13 +25,6 @@
 
 namespace plab::sim {
 namespace {
-
-class CudaVsCpu : public test::CudaTest {
-  protected:
-    std::unique_ptr<Simulator> cuda(SimulatorOptions o = {}) {
-        return make_simulator(Backend::Cuda, nullptr, o);
-    }
-};
 
 // Per cell, the set of ids it holds (the order inside a cell depends on atomics).
 std::map<uint32_t, std::multiset<uint32_t>> ids_per_cell(const GridSnapshot& g) {
@@ -77,64 +71,6 @@ TEST_F(CudaVsCpu, GridBuildMatchesForEveryBlockSize) {
         o.block_size = block;
         expect_same_grid(init, p, o);
     }
-}
-
-// How far two runs of the same scene have drifted apart.
-struct Divergence {
-    double max = 0, median = 0;  // per-particle position difference, m
-    double centre_of_mass = 0;   // |Δ centre of mass|, m
-    double energy = 0;           // relative difference of the kinetic energy
-};
-
-Divergence divergence(Simulator& a, Simulator& b, const Params& p) {
-    const Snapshot x = a.download(), y = b.download();
-    std::vector<double> d(x.pos.size());
-    double cx = 0, cy = 0, cz = 0;
-    for (std::size_t i = 0; i < d.size(); ++i) {
-        const double dx = double(x.pos[i].x) - y.pos[i].x, dy = double(x.pos[i].y) - y.pos[i].y,
-                     dz = double(x.pos[i].z) - y.pos[i].z;
-        d[i] = std::sqrt(dx * dx + dy * dy + dz * dz);  // NaN if either is not finite
-        cx += dx;
-        cy += dy;
-        cz += dz;
-    }
-    Divergence out;
-    const double n = std::max<double>(1.0, d.size());
-    out.centre_of_mass = std::sqrt(cx * cx + cy * cy + cz * cz) / n;
-    std::sort(d.begin(), d.end());
-    out.max = d.empty() ? 0 : d.back();
-    out.median = d.empty() ? 0 : d[d.size() / 2];
-    const double ea = a.stats(p).kinetic_energy, eb = b.stats(p).kinetic_energy;
-    out.energy = std::fabs(ea - eb) / std::max(ea, 1e-30);
-    for (double v : d) EXPECT_TRUE(std::isfinite(v));
-    return out;
-}
-
-// Runs `steps` steps of `preset` on both simulators from the same start (the second one's x
-// coordinates moved by one ulp when `perturb`).
-Divergence run_pair(Simulator& a, Simulator& b, Preset preset, std::size_t n, int steps,
-                    bool perturb = false) {
-    Params p = preset_params(preset);
-    p.substeps = 1;
-    const InitialState init = build_initial_state(preset_scene(preset, n, p), p, n);
-    InitialState other = init;
-    if (perturb)
-        for (Float4& x : other.pos) x.x = std::nextafter(x.x, 1e9f);
-    a.reset(init, p);
-    b.reset(other, p);
-    for (int i = 0; i < steps; ++i) {
-        a.step(p);
-        b.step(p);
-    }
-    return divergence(a, b, p);
-}
-
-void record(const char* key, const Divergence& d) {
-    ::testing::Test::RecordProperty(std::string(key) + "_max", std::to_string(d.max));
-    ::testing::Test::RecordProperty(std::string(key) + "_median", std::to_string(d.median));
-    ::testing::Test::RecordProperty(std::string(key) + "_com", std::to_string(d.centre_of_mass));
-    std::printf("%s: max %.3g m, median %.3g m, centre of mass %.3g m, energy %.3g\n", key, d.max,
-                d.median, d.centre_of_mass, d.energy);
 }
 
 // Both backends run the same formulas; they differ in the order of float sums (atomics order
@@ -461,133 +397,6 @@ TEST_F(CudaVsCpu, SpinExportMatchesTheCpu) {
     for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(gpu_color[i].x, no_spin_color().x) << i;
 }
 #endif
-
-}  // namespace
-}  // namespace plab::sim
-
-namespace plab::sim {
-namespace {
-
-// SPH: a dam break is not chaotic over its first few hundred steps (no contacts switching on
-// and off), so the backends track each other particle by particle.
-TEST_F(CudaVsCpu, SphDamBreakTracksTheCpuFor300Steps) {
-    CpuSimulator cpu;
-    auto gpu = cuda();
-    const Divergence d = run_pair(cpu, *gpu, Preset::Water, 20000, 300);
-    const Params p = preset_params(Preset::Water);
-    record("sph_cuda_vs_cpu_300", d);
-    EXPECT_LT(d.median, 1e-3 * p.radius);
-    EXPECT_LT(d.max, 0.05 * p.radius);
-    EXPECT_LT(d.energy, 1e-3);
-    const SimStats a = cpu.stats(p), b = gpu->stats(p);
-    EXPECT_NEAR(a.density_mean, b.density_mean, 1e-4 * a.density_mean);
-    EXPECT_NEAR(a.density_max, b.density_max, 1e-3 * a.density_max);
-    EXPECT_NEAR(a.density_min, b.density_min, 1e-3 * a.density_max);
-}
-
-// Same step for every block size, with and without the graph, and for particles with more
-// neighbours than the CUDA neighbour list holds (a block squeezed to 0.7 of the spacing has
-// ~170 in reach; those particles scan their candidates again).
-void expect_sph_matches_cpu(const InitialState& init, Params p, int steps,
-                            std::unique_ptr<Simulator> (*make)(SimulatorOptions)) {
-    p.substeps = 1;
-    CpuSimulator cpu;
-    cpu.reset(init, p);
-    for (int s = 0; s < steps; ++s) cpu.step(p);
-    const Snapshot want = cpu.download();
-    // The grid's passes and the neighbour lists (auto: on for SPH on CUDA).
-    for (int lists : {kOff, kAuto})
-        for (int block : {64, 256, 1024})
-            for (bool graph : {false, true}) {
-                SimulatorOptions o;
-                o.neighbour_list = lists;
-                o.block_size = block;
-                o.graph = graph;
-                auto gpu = make(o);
-                gpu->reset(init, p);
-                for (int s = 0; s < steps; ++s) gpu->step(p);
-                const Snapshot got = gpu->download();
-                // The stiff equation of state turns float summation order into small position
-                // differences (2e-5 m after 50 steps, 0.004 radius); a wrong neighbour set would
-                // be radii and per cents of density.
-                const double worst = test::max_position_distance(got, want);
-                double worst_density = 0;
-                for (std::size_t i = 0; i < want.pos.size(); ++i)
-                    worst_density = std::max<double>(
-                        worst_density, std::fabs(got.vel[i].w - want.vel[i].w) / p.rest_density);
-                EXPECT_EQ(gpu->effective_options().effective.neighbour_list,
-                          lists == kOff ? kOff : kOn);
-                EXPECT_LT(worst, 0.02 * p.radius)
-                    << "block " << block << ", graph " << graph << ", lists " << lists;
-                EXPECT_LT(worst_density, 1e-3)
-                    << "block " << block << ", graph " << graph << ", lists " << lists;
-            }
-}
-
-std::unique_ptr<Simulator> make_cuda(SimulatorOptions o) {
-    return make_simulator(Backend::Cuda, nullptr, o);
-}
-
-TEST_F(CudaVsCpu, SphEveryBlockSizeAndTheGraphGiveTheSameStep) {
-    const Params p = preset_params(Preset::Water);
-    const std::size_t n = 30000;
-    expect_sph_matches_cpu(build_initial_state(preset_scene(Preset::Water, n, p), p, n), p, 50,
-                           make_cuda);
-}
-
-TEST_F(CudaVsCpu, SphParticlesWithMoreNeighboursThanTheListHoldMatchToo) {
-    Params p = preset_params(Preset::Water);
-    p.gravity_y = 0.f;
-    p.dt *= 0.2f;  // squeezed liquid pushes hard
-    Scene s;
-    s.name = "squeezed";
-    s.domain = {{0, 0, 0}, {0.3f, 0.3f, 0.3f}};
-    ParticleBlock b;
-    b.min = {0.1f, 0.1f, 0.1f};
-    b.max = {0.15f, 0.15f, 0.15f};
-    b.spacing = 1.4f * p.radius;
-    s.blocks.push_back(b);
-    expect_sph_matches_cpu(build_initial_state(s, p, scene_capacity(s)), p, 5, make_cuda);
-}
-
-TEST_F(CudaVsCpu, SphResetComputesTheSameStartingDensity) {
-    const Params p = preset_params(Preset::Water);
-    const std::size_t n = 20000;
-    const InitialState init = build_initial_state(preset_scene(Preset::Water, n, p), p, n);
-    CpuSimulator cpu;
-    auto gpu = cuda();
-    cpu.reset(init, p);
-    gpu->reset(init, p);
-    const Snapshot a = cpu.download(), b = gpu->download();
-    double worst = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        ASSERT_GT(b.vel[i].w, 0.f) << "particle " << i;
-        worst = std::max<double>(worst, std::fabs(a.vel[i].w - b.vel[i].w));
-    }
-    EXPECT_LT(worst, 1e-3 * p.rest_density);
-}
-
-TEST_F(CudaVsCpu, SphLatticeInAClosedBoxStaysAtRest) {
-    Params p = preset_params(Preset::Water);
-    p.gravity_y = 0.f;
-    Scene s;
-    s.name = "closed box";
-    s.domain = {{0, 0, 0}, {0.3f, 0.2f, 0.1f}};
-    ParticleBlock b;
-    b.min = s.domain.min;
-    b.max = s.domain.max;
-    b.spacing = 2.f * p.radius;
-    s.blocks.push_back(b);
-    auto gpu = cuda();
-    gpu->reset(build_initial_state(s, p, scene_capacity(s)), p);
-    p.substeps = 20;
-    gpu->step(p);
-    const SimStats st = gpu->stats(p);
-    EXPECT_NEAR(st.density_min, p.rest_density, 0.05);
-    EXPECT_NEAR(st.density_max, p.rest_density, 0.05);
-    // Float rounding only (a wall's density off by 0.1% would move particles at ~0.5 m/s).
-    EXPECT_LT(st.max_speed, 1e-3f);
-}
 
 }  // namespace
 }  // namespace plab::sim
