@@ -14,7 +14,8 @@
 # paused medians, tools / plain over the rounds (paused, every run shows the same scene; running,
 # a run's frame also depends on how far the pour has got).
 # Needs the GL/X packages in .gpu-host-debs (fetch-debs.sh, with GPU_HOST_EXTRA_DEBS="xdotool
-# libxdo3") and a bundle of a build without video and MPI, so both fit one transfer:
+# libxdo3", 47 MB with libxml2; libicu72 adds 9.4 MB, more than one transfer holds beside the
+# checkout's 8.6 MB) and a bundle of a build without video and MPI, so both fit one transfer:
 #   cmake -S . -B build-window -DCMAKE_BUILD_TYPE=Release -DPLAB_BUILD_TESTS=OFF \
 #         -DPLAB_ENABLE_VIDEO=OFF -DPLAB_WITH_MPI=OFF && cmake --build build-window --target particle-lab
 #   PLAB_BUNDLE_FROM=build-window scripts/gpu_bundle.sh   (unpacked into ./build on the host)
