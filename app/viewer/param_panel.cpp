@@ -67,12 +67,16 @@ std::string param_tooltip(const sim::ParamInfo& info) {
     return t;
 }
 
+// A parameter's label beside its widget: the name and its unit.
+std::string parameter_label(const sim::ParamInfo& info) {
+    return std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
+}
+
 // One parameter's widget: a list for a choice, a slider for a number; with its tooltip and the
 // note that a reset-only edit waits for Reset.
 void parameter_row(UiState& ui, const sim::Run& session, const sim::ParamInfo& info,
                    const sim::Params& preset) {
-    const std::string label =
-        std::string(info.name) + (info.unit.empty() ? "" : " (" + std::string(info.unit) + ")");
+    const std::string label = parameter_label(info);
     ImGui::PushID(info.name.data(), info.name.data() + info.name.size());
     if (!info.names.empty()) {
         // A choice (contact = classic | frictional): a list of its names.
@@ -139,7 +143,17 @@ void parameters_tab(UiState& ui, const sim::Run& session) {
     const sim::Params preset = sim::preset_params(session.preset());
     // Grouped by what the edited parameters would run: switching the contact law in the
     // Contact group moves the rows at once, before the switch is applied.
-    for (const sim::ParamGroupRows& group : sim::grouped_params(ui.params)) {
+    const std::vector<sim::ParamGroupRows> groups = sim::grouped_params(ui.params);
+    // The widgets take what the longest label of the rows this run reads leaves of the row
+    // (the scroll bar's share included), so that none of them is cut at the panel's edge.
+    float widest = 0.f;
+    for (const sim::ParamGroupRows& group : groups)
+        for (const sim::ParamInfo* info : group.used)
+            widest = std::max(widest, ImGui::CalcTextSize(parameter_label(*info).c_str()).x);
+    const float room = ImGui::GetContentRegionAvail().x - widest -
+                       ImGui::GetStyle().ItemInnerSpacing.x - ImGui::GetStyle().ScrollbarSize;
+    ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 6.f, room));
+    for (const sim::ParamGroupRows& group : groups) {
         if (group.used.empty() && group.unused.empty()) continue;
         const std::string title(sim::param_group_title(group.group));
         // A group this run reads nothing of starts closed (the liquid's for grains).
@@ -162,6 +176,7 @@ void parameters_tab(UiState& ui, const sim::Run& session) {
         }
         ImGui::PopID();
     }
+    ImGui::PopItemWidth();
 }
 
 }  // namespace plab::app

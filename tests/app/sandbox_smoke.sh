@@ -61,7 +61,7 @@ checkpoint() {  # F5, then wait for the checkpoint and keep a copy as $1
     cp checkpoints/state.plab "$1"
 }
 if [ "$stage" = edit ]; then
-    click 230 166  # the dt slider (first: no message line above the tabs yet)
+    click 100 166  # the dt slider (first: no message line above the tabs yet)
     save edited.json
     sleep 1.2      # past the merge window, so the undo is of this edit alone
     xdotool key ctrl+z
