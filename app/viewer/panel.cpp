@@ -11,6 +11,7 @@
 #include "sim/core/format_numbers.h"
 #include "sim/model/derived.h"
 #include "sim/model/presets.h"
+#include "sim/model/variants.h"
 #include "sim/physics/sph_kernel.h"
 
 #include <imgui.h>
@@ -416,6 +417,11 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
         ImGui::PopStyleColor();
     }
     status_line(session, history);
+    // The longest widget label of the tabs but Parameters (which sizes its own): the step
+    // variants' and the brush's.
+    float widest_label = ImGui::CalcTextSize("brush radius (radii)").x;
+    for (const sim::VariantInfo& v : sim::variant_table())
+        widest_label = std::max(widest_label, ImGui::CalcTextSize(std::string(v.label).c_str()).x);
     if (ImGui::BeginTabBar("sections")) {
         const std::optional<PanelTab> open = std::exchange(ui.open_tab, std::nullopt);
         auto tab = [&](PanelTab which, auto&& draw) {
@@ -424,7 +430,13 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
             if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) return;
             // Each tab scrolls on its own; the status line and the tabs stay in view.
             ImGui::BeginChild("tab");
+            // A child window starts its own item widths (65% of its width): here the widgets
+            // end where the longest label outside the Parameters tab still fits beside them,
+            // scroll bar included, so that no label is cut.
+            ImGui::PushItemWidth(-(widest_label + ImGui::GetStyle().ItemInnerSpacing.x +
+                                   ImGui::GetStyle().ScrollbarSize));
             draw();
+            ImGui::PopItemWidth();
             ImGui::EndChild();
             ImGui::EndTabItem();
         };

@@ -53,6 +53,8 @@ void roofline_line(const sim::Run& session, const FrameHistory& h) {
 }  // namespace
 
 void timing_section(const sim::Run& session, const FrameHistory& h, const PanelFacts& f) {
+    // The lines of numbers wrap at the panel's edge rather than being cut there.
+    ImGui::PushTextWrapPos(0.f);
     const float frame = h.frame_ms.mean();
     ImGui::Text("%.1f FPS   frame %.2f ms (mean of %d)", frame > 0.f ? 1000.f / frame : 0.f, frame,
                 Series::kLength);
@@ -121,6 +123,7 @@ void timing_section(const sim::Run& session, const FrameHistory& h, const PanelF
         ImGui::Text("GPU memory: %s used, %s free of %s", mib(used).c_str(),
                     mib(f.gpu_memory->free_bytes).c_str(), mib(f.gpu_memory->total_bytes).c_str());
     }
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace plab::app
