@@ -391,7 +391,6 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
     const ImVec2 pos = ImGui::GetWindowPos();
     const bool at_left = pos.x - viewport->WorkPos.x <= 2.f * kPanelMargin;
     ui.panel_right = at_left ? pos.x - viewport->WorkPos.x + ImGui::GetWindowSize().x : 0.f;
-    ImGui::PushItemWidth(ImGui::GetFontSize() * 11.f);
     if (session.backend() == sim::Backend::Cpu) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
         if (session.fallback().empty()) {
@@ -431,10 +430,8 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
             // Each tab scrolls on its own; the status line and the tabs stay in view.
             ImGui::BeginChild("tab");
             // A child window starts its own item widths (65% of its width): here the widgets
-            // end where the longest label outside the Parameters tab still fits beside them,
-            // scroll bar included, so that no label is cut.
-            ImGui::PushItemWidth(-(widest_label + ImGui::GetStyle().ItemInnerSpacing.x +
-                                   ImGui::GetStyle().ScrollbarSize));
+            // end where the longest label outside the Parameters tab still fits beside them.
+            ImGui::PushItemWidth(-room_beside(widest_label));
             draw();
             ImGui::PopItemWidth();
             ImGui::EndChild();
@@ -457,7 +454,6 @@ void draw_panel(UiState& ui, const sim::Run& session, const FrameHistory& histor
         });
         ImGui::EndTabBar();
     }
-    ImGui::PopItemWidth();
     ImGui::End();
 }
 

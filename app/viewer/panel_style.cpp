@@ -16,6 +16,10 @@ void help_marker(const std::string& text) {
     }
 }
 
+float room_beside(float label_width) {
+    return label_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::GetStyle().ScrollbarSize;
+}
+
 bool path_field(const char* id, const char* hint, std::string& path) {
     // ImGui edits a fixed buffer; the path lives in a string.
     std::array<char, 1024> buffer{};

@@ -20,4 +20,8 @@ bool path_field(const char* id, const char* hint, std::string& path);
 // A part's title inside a tab: a rule, then the title.
 void section_title(const char* title);
 
+// What a row keeps to the right of its widget for a label `label_width` wide: the label, the
+// gap before it and the scroll bar's share, so that the label is not cut at the panel's edge.
+float room_beside(float label_width);
+
 }  // namespace plab::app

@@ -144,15 +144,13 @@ void parameters_tab(UiState& ui, const sim::Run& session) {
     // Grouped by what the edited parameters would run: switching the contact law in the
     // Contact group moves the rows at once, before the switch is applied.
     const std::vector<sim::ParamGroupRows> groups = sim::grouped_params(ui.params);
-    // The widgets take what the longest label of the rows this run reads leaves of the row
-    // (the scroll bar's share included), so that none of them is cut at the panel's edge.
+    // The widgets take what the longest label of the rows this run reads leaves of the row.
     float widest = 0.f;
     for (const sim::ParamGroupRows& group : groups)
         for (const sim::ParamInfo* info : group.used)
             widest = std::max(widest, ImGui::CalcTextSize(parameter_label(*info).c_str()).x);
-    const float room = ImGui::GetContentRegionAvail().x - widest -
-                       ImGui::GetStyle().ItemInnerSpacing.x - ImGui::GetStyle().ScrollbarSize;
-    ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 6.f, room));
+    ImGui::PushItemWidth(std::max(ImGui::GetFontSize() * 6.f,
+                                  ImGui::GetContentRegionAvail().x - room_beside(widest)));
     for (const sim::ParamGroupRows& group : groups) {
         if (group.used.empty() && group.unused.empty()) continue;
         const std::string title(sim::param_group_title(group.group));
